@@ -1,0 +1,22 @@
+# Feature Selection in Computational Biology: the reproduction workflow.
+# All mathematics lives in the fscompbio package; the rules here only wire files together.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+report: "report/workflow.rst"
+
+
+include: "rules/common.smk"
+include: "rules/datasets.smk"
+include: "rules/figures.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        final_outputs(),

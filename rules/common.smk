@@ -1,0 +1,37 @@
+# Config validation, shared helpers and the list of final outputs.
+# Every stage's .smk appends its final figures/tables to FINAL_OUTPUTS.
+import os
+
+from snakemake.utils import validate
+
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+FINAL_OUTPUTS = []
+
+
+def final_outputs():
+    """The targets of `rule all`: every figure and table of the enabled stages."""
+    return FINAL_OUTPUTS
+
+
+def repo_path(path):
+    """Resolve a data path from the config: relative paths are relative to the repository."""
+    return path if os.path.isabs(path) else os.path.join(workflow.basedir, path)
+
+
+def figure(name):
+    """The output path of figure `name` (PNG)."""
+    return f"figures/{name}.png"
+
+
+def caption(name):
+    """The report caption of figure or table `name`."""
+    return os.path.join(workflow.basedir, "report", f"{name}.rst")
+
+
+SYNTHETIC = config["datasets"]["synthetic"]
+
+
+wildcard_constraints:
+    dataset="[a-z0-9_]+",

@@ -1,0 +1,143 @@
+"""The registry of synthetic data sets: name -> generator, sizes, relevant features, task."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
+
+import numpy as np
+
+from . import _synthetic as syn
+
+__all__ = ["Dataset", "DatasetSpec", "DATASETS", "make_dataset"]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A data set: ``X``, ``y``, the indices of the relevant features and the task.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    y : ndarray of shape (n_samples,)
+        int64 in {-1, +1} for ``task="binary"``, class indices for
+        ``"multiclass"``, float64 for ``"regression"``.
+    relevant : ndarray of shape (n_relevant,), int64
+        Indices of the features known to be relevant (empty when unknown).
+    task : {"binary", "multiclass", "regression"}
+    feature_names : ndarray of shape (n_features,), str
+    name : str
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    relevant: np.ndarray
+    task: str
+    feature_names: np.ndarray
+    name: str = ""
+
+    @property
+    def n_samples(self):
+        return self.X.shape[0]
+
+    @property
+    def n_features(self):
+        return self.X.shape[1]
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """How to make one registered data set."""
+
+    generator: Callable
+    n_samples: int
+    n_features: int
+    n_relevant: int
+    task: str
+    description: str
+    source: str
+    extra: dict = field(default_factory=dict)
+
+
+def _spec(generator, n_samples, n_features, n_relevant, task, description, source):
+    return DatasetSpec(generator, n_samples, n_features, n_relevant, task, description, source)
+
+
+DATASETS: dict[str, DatasetSpec] = {
+    # thesis appendix A.3 / section 3.3.1: 300 x 200, 10 relevant (XOR: 2)
+    "fake_class": _spec(syn.fake_class, 300, 200, 10, "binary",
+                        "linear Zhang with permuted labels (negative control)", "thesis A.3 (1)"),
+    "linear_zhang_feature_noise": _spec(syn.linear_zhang_feature_noise, 300, 200, 10, "binary",
+                                        "linear Zhang, 5% outlier values in the relevant features",
+                                        "thesis A.3 (4); Zhang et al. 2006"),
+    "linear_zhang_sample_noise": _spec(syn.linear_zhang_sample_noise, 300, 200, 10, "binary",
+                                       "linear Zhang, 5% outlier samples", "thesis A.3 (3); Zhang et al. 2006"),
+    "linear_weston": _spec(syn.linear_weston, 300, 200, 10, "binary",
+                           "Weston's linear problem, groups of 5 + 5", "thesis A.3 (2); Weston et al. 2000"),
+    "nonlinear_weston": _spec(syn.nonlinear_weston, 300, 200, 10, "binary",
+                              "Weston's non-linear problem in 10 dimensions", "thesis A.3 (5); Weston et al. 2000"),
+    "xor": _spec(syn.xor, 300, 200, 2, "binary", "XOR of the first two of 200 N(0,1) features",
+                 "thesis 3.3.1"),
+    # seed 003: 100 features, 5 relevant (XOR 2)
+    "linear_weston_100": _spec(partial(syn.linear_weston, groups=(3, 2)), 300, 100, 5, "binary",
+                               "Weston's linear problem, groups of 3 + 2 of 100", "seed 003; Weston et al. 2000"),
+    "nonlinear_weston_100": _spec(partial(syn.nonlinear_weston, n_relevant=5), 300, 100, 5, "binary",
+                                  "Weston's non-linear problem in 5 of 100 dimensions",
+                                  "seed 003; Weston et al. 2000"),
+    "xor_100": _spec(syn.xor, 300, 100, 2, "binary", "XOR of the first two of 100 features", "seed 003"),
+    # d-dimensional XOR of thesis chapter 4 and seed 004 (figure 1: subsamples of 1000)
+    "xor_d": _spec(syn.xor, 1000, 200, 2, "binary", "XOR of the first two of d (200) features",
+                   "thesis 4.2 (fig. 4.3); seed 004 fig. 1"),
+    # seed 002 section 4.1: relevant features + 1000 irrelevant N(0,1)
+    "additive": _spec(syn.additive, 200, 1004, 4, "regression", "additive model, eq. 4.18", "seed 002 4.1"),
+    "nonadditive": _spec(syn.nonadditive, 200, 1003, 3, "regression", "non-additive model, eq. 4.19",
+                         "seed 002 4.1"),
+    "sine": _spec(syn.sine, 200, 1001, 1, "regression", "sine model, eq. 4.20", "seed 002 4.1"),
+    "spiral": _spec(syn.spiral, 200, 1002, 2, "regression", "spiral model, eq. 4.21", "seed 002 4.1"),
+}
+
+
+def make_dataset(name, *, random_state=None, n_samples=None, n_features=None):
+    """Generate the registered synthetic data set ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`DATASETS`.
+    random_state : int, numpy.random.Generator or None
+        Seed or generator; the same seed gives the same data, bit for bit.
+    n_samples, n_features : int, default=None
+        Override the registered sizes (``n_features`` counts the relevant ones).
+
+    Returns
+    -------
+    Dataset
+
+    Examples
+    --------
+    >>> ds = make_dataset("xor", random_state=0)
+    >>> ds.X.shape, ds.relevant.tolist(), ds.task
+    ((300, 200), [0, 1], 'binary')
+    """
+    try:
+        spec = DATASETS[name]
+    except KeyError:
+        raise ValueError(f"unknown dataset {name!r}; known: {sorted(DATASETS)}") from None
+    n = spec.n_samples if n_samples is None else int(n_samples)
+    d = spec.n_features if n_features is None else int(n_features)
+    if n < 2:
+        raise ValueError(f"n_samples must be >= 2 for {name!r}; got {n}")
+    if d < spec.n_relevant:
+        raise ValueError(f"n_features must be >= {spec.n_relevant} (the relevant features) for {name!r}; got {d}")
+    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    X, y = spec.generator(rng, n, d)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return Dataset(
+        X=X,
+        y=np.asarray(y),
+        relevant=np.arange(spec.n_relevant, dtype=np.int64),
+        task=spec.task,
+        feature_names=np.array([f"x{j}" for j in range(d)]),
+        name=name,
+    )
