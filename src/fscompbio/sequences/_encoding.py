@@ -1,0 +1,165 @@
+"""Physicochemical encoding of windows by the 54 amino-acid scales (thesis 5.4.1)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._fasta import STANDARD_RESIDUES
+from ._windows import window_positions
+
+__all__ = ["load_aa_scales", "encode_windows", "encoding_feature_names"]
+
+_META_COLUMNS = ("scale_id", "name", "reference", "source")
+
+
+def load_aa_scales(path=None):
+    """Load the amino-acid scale table (one row per scale).
+
+    Parameters
+    ----------
+    path : str or path-like, default=None
+        A CSV with columns ``scale_id``, ``name``, ``reference``, ``source``
+        and the 20 residues ``A R N D C Q E G H I L K M F P S T W Y V``. With
+        ``None``, the copy of the repository's ``data/aa_scales/aa_scales.csv``
+        shipped inside the package (``fscompbio/sequences/data/``) is read, so
+        the package works when installed without the repository; the workflow
+        passes the repository's file explicitly.
+
+    Returns
+    -------
+    scales : pandas.DataFrame
+        Indexed by ``scale_id``; columns ``name``, ``reference``, ``source``
+        and the 20 residues (float64). 54 rows for the shipped table.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, a scale id is duplicated, or a value is not a
+        finite number (the file, scale and residue are named).
+    """
+    if path is None:
+        ref = resources.files("fscompbio.sequences").joinpath("data", "aa_scales.csv")
+        with resources.as_file(ref) as p:
+            return load_aa_scales(p)
+    path = Path(path)
+    table = pd.read_csv(path, keep_default_na=False)  # keep 'NA'/'n/a' text for the error
+    missing = [c for c in ("scale_id", *STANDARD_RESIDUES) if c not in table.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}")
+    dup = table["scale_id"][table["scale_id"].duplicated()]
+    if len(dup):
+        raise ValueError(f"{path}: duplicate scale_id {dup.iloc[0]!r}")
+    table = table.set_index("scale_id")
+    values = table[list(STANDARD_RESIDUES)].apply(pd.to_numeric, errors="coerce").astype(np.float64)
+    bad = ~np.isfinite(values.to_numpy())
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(
+            f"{path}: scale {values.index[i]!r} has a non-numeric value for residue "
+            f"{STANDARD_RESIDUES[j]!r}: {table[STANDARD_RESIDUES[j]].iloc[i]!r}"
+        )
+    meta = [c for c in _META_COLUMNS[1:] if c in table.columns]
+    return pd.concat([table[meta], values], axis=1)
+
+
+def _standardised_lookup(scales):
+    """A (256, n_scales) table: byte code of a residue -> standardised scales.
+
+    Rows of non-residue bytes are NaN. Each scale is standardised over the 20
+    residues to mean 0 and population standard deviation 1.
+    """
+    values = scales[list(STANDARD_RESIDUES)].to_numpy(np.float64)  # (n_scales, 20)
+    sd = values.std(axis=1, keepdims=True)
+    flat = np.flatnonzero(sd[:, 0] == 0)
+    if flat.size:
+        raise ValueError(f"scale(s) {list(scales.index[flat])} are constant over the 20 residues")
+    z = (values - values.mean(axis=1, keepdims=True)) / sd
+    lookup = np.full((256, values.shape[0]), np.nan)
+    lookup[np.frombuffer(STANDARD_RESIDUES.encode("ascii"), dtype=np.uint8)] = z.T
+    return lookup
+
+
+def _as_window_array(windows):
+    if isinstance(windows, pd.DataFrame):
+        if "window" not in windows.columns:
+            raise ValueError(f"windows has no 'window' column; found {list(windows.columns)}")
+        windows = windows["window"]
+    if isinstance(windows, str):
+        raise ValueError("windows must be a sequence of strings, not a single string")
+    return np.asarray(list(windows), dtype=str)
+
+
+def encode_windows(windows, scales=None):
+    """Encode each residue of each window by the standardised amino-acid scales.
+
+    Parameters
+    ----------
+    windows : pandas.DataFrame or sequence of str
+        Equal-length windows of standard residues; a DataFrame from
+        :func:`cleavage_windows` (its ``window`` column) or a list of strings.
+    scales : pandas.DataFrame, str, path-like or None, default=None
+        The scale table (:func:`load_aa_scales` output) or a path to one;
+        ``None`` loads the shipped 54-scale table.
+
+    Returns
+    -------
+    X : ndarray of shape (n_windows, window_length * n_scales), dtype float64
+        Position-major: column ``p * n_scales + s`` is scale ``s`` of residue
+        ``p`` of the window (see :func:`encoding_feature_names`). For 12-residue
+        windows and 54 scales, 648 columns (thesis 5.4.1).
+
+    Notes
+    -----
+    Each scale is standardised over the 20 standard residues (mean 0,
+    population standard deviation 1) so that scales of very different units
+    (molecular weight, propensities) weigh equally in distances.
+
+    Examples
+    --------
+    >>> X = encode_windows(["MKLLAVLALAGA", "AAAAAAAAAAAA"])
+    >>> X.shape
+    (2, 648)
+    """
+    if scales is None or isinstance(scales, (str, Path)):
+        scales = load_aa_scales(scales)
+    lookup = _standardised_lookup(scales)
+    arr = _as_window_array(windows)
+    n_scales = lookup.shape[1]
+    if arr.size == 0:
+        return np.empty((0, 0), dtype=np.float64)
+    lengths = np.char.str_len(arr)
+    if np.any(lengths != lengths[0]):
+        i = int(np.flatnonzero(lengths != lengths[0])[0])
+        raise ValueError(
+            f"window {i} ({str(arr[i])!r}) has length {int(lengths[i])}; expected {int(lengths[0])} like window 0"
+        )
+    width = int(lengths[0])
+    codes = np.frombuffer(np.char.encode(arr, "ascii").astype(f"S{width}").tobytes(), dtype=np.uint8)
+    codes = codes.reshape(len(arr), width)
+    X = lookup[codes]  # (n, width, n_scales)
+    bad = np.isnan(X[:, :, 0])
+    if bad.any():
+        i, p = np.argwhere(bad)[0]
+        raise ValueError(f"window {i} ({str(arr[i])!r}) has non-standard residue {str(arr[i][p])!r} at position {p}")
+    return X.reshape(len(arr), width * n_scales)
+
+
+def encoding_feature_names(scales=None, *, before=9, after=2):
+    """Column names of :func:`encode_windows`: ``"<position>:<scale_id>"``.
+
+    Positions are relative to the cleavage site (``-9 .. -1, +1 .. +3`` for
+    the defaults; the target is ``+1``).
+
+    Examples
+    --------
+    >>> names = encoding_feature_names()
+    >>> len(names), names[0], names[-1]
+    (648, '-9:pct_accessible_residues_janin', '+3:total_beta_strand_lifson_sander')
+    """
+    if scales is None or isinstance(scales, (str, Path)):
+        scales = load_aa_scales(scales)
+    return [f"{p}:{s}" for p in window_positions(before=before, after=after) for s in scales.index]

@@ -1,0 +1,165 @@
+"""Reading and validating the signal-peptide FASTA + TSV pair (thesis 5.4.1)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from Bio import SeqIO
+
+__all__ = ["STANDARD_RESIDUES", "read_signal_peptides"]
+
+logger = logging.getLogger("fscompbio.sequences")
+
+#: The 20 standard amino acids, in the column order of ``aa_scales.csv``.
+STANDARD_RESIDUES = "ARNDCQEGHILKMFPSTWYV"
+_STANDARD_SET = frozenset(STANDARD_RESIDUES)
+
+_REQUIRED_COLUMNS = ("Accession", "Cleavage_Site")
+
+
+def _fasta_accession(record_id):
+    """The accession of a FASTA header: ``ACC`` or UniProt's ``sp|ACC|NAME``."""
+    parts = record_id.split("|")
+    if len(parts) >= 3 and parts[0] in {"sp", "tr"}:
+        return parts[1]
+    return record_id
+
+
+def _read_fasta(fasta_path):
+    """Map accession -> upper-case sequence; errors name the file and record."""
+    sequences = {}
+    with open(fasta_path) as handle:
+        for number, record in enumerate(SeqIO.parse(handle, "fasta"), start=1):
+            accession = _fasta_accession(record.id)
+            if not accession:
+                raise ValueError(f"{fasta_path}: record {number} has an empty header (no accession)")
+            if accession in sequences:
+                raise ValueError(f"{fasta_path}: duplicate accession {accession!r} (record {number})")
+            sequence = str(record.seq).upper()
+            if not sequence:
+                raise ValueError(f"{fasta_path}: record {accession!r} has a missing (empty) sequence")
+            sequences[accession] = sequence
+    if not sequences:
+        raise ValueError(f"{fasta_path}: no FASTA records found")
+    return sequences
+
+
+def _read_tsv(tsv_path):
+    """The annotation table; errors name the file, the column and the record."""
+    table = pd.read_csv(tsv_path, sep="\t", dtype={"Accession": str})
+    missing = [c for c in _REQUIRED_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{tsv_path}: missing column(s) {missing}; found {list(table.columns)}")
+    if table["Accession"].isna().any():
+        row = int(np.flatnonzero(table["Accession"].isna().to_numpy())[0]) + 2  # 1-based, after the header
+        raise ValueError(f"{tsv_path}: line {row} has no Accession")
+    dup = table["Accession"][table["Accession"].duplicated()]
+    if len(dup):
+        raise ValueError(f"{tsv_path}: duplicate accession {dup.iloc[0]!r}")
+    site = pd.to_numeric(table["Cleavage_Site"], errors="coerce")
+    bad = site.isna() | (site != np.floor(site))
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ValueError(
+            f"{tsv_path}: record {table['Accession'].iloc[i]!r} has a non-integer Cleavage_Site "
+            f"{table['Cleavage_Site'].iloc[i]!r}"
+        )
+    table["Cleavage_Site"] = site.astype(np.int64)
+    return table
+
+
+def read_signal_peptides(fasta_path, tsv_path, *, nonstandard="drop"):
+    """Read signal-peptide sequences and their cleavage sites, validated.
+
+    Parameters
+    ----------
+    fasta_path : str or path-like
+        FASTA file of full protein sequences; the header is the accession
+        (``>P01234``) or UniProt's ``>sp|P01234|NAME ...``. Read with Biopython.
+    tsv_path : str or path-like
+        Tab-separated annotation with at least the columns ``Accession`` and
+        ``Cleavage_Site`` (the 1-based position of the LAST residue of the
+        signal peptide, as in UniProt).
+    nonstandard : {"drop", "error"}, default="drop"
+        Policy for sequences containing residues outside the 20 standard amino
+        acids (for example ``X``, ``U``, ``B``, ``Z``) anywhere in the full
+        sequence: ``"drop"`` removes the sequence (the number dropped is
+        logged and stored in ``attrs["counts"]``), ``"error"`` raises a
+        ``ValueError`` naming the record and the residues. Lower-case letters
+        are upper-cased first.
+
+    Returns
+    -------
+    records : pandas.DataFrame
+        Columns ``accession`` (str), ``sequence`` (str, upper case) and
+        ``cleavage_site`` (int64), in the TSV's row order.
+        ``records.attrs["counts"]`` is a dict ``{"n_read": ..,
+        "n_nonstandard_dropped": .., "n_kept": ..}``.
+
+    Raises
+    ------
+    ValueError
+        With the file and the record named, for: a duplicate accession (in
+        either file), a FASTA record with an empty sequence, a TSV accession
+        without a FASTA sequence ("missing sequence"), a FASTA accession that
+        is not in the TSV ("unknown accession"), a non-integer cleavage site,
+        or a cleavage site outside ``1 .. len(sequence) - 1`` (the mature
+        protein must have at least one residue).
+    """
+    if nonstandard not in {"drop", "error"}:
+        raise ValueError(f"nonstandard must be 'drop' or 'error'; got {nonstandard!r}")
+    fasta_path, tsv_path = Path(fasta_path), Path(tsv_path)
+    sequences = _read_fasta(fasta_path)
+    table = _read_tsv(tsv_path)
+
+    accessions = table["Accession"].tolist()
+    known = set(accessions)
+    for accession in accessions:
+        if accession not in sequences:
+            raise ValueError(
+                f"{tsv_path}: record {accession!r} has a missing sequence (no such accession in {fasta_path})"
+            )
+    for accession in sequences:
+        if accession not in known:
+            raise ValueError(f"{fasta_path}: unknown accession {accession!r} (not in {tsv_path})")
+
+    records = pd.DataFrame(
+        {
+            "accession": accessions,
+            "sequence": [sequences[a] for a in accessions],
+            "cleavage_site": table["Cleavage_Site"].to_numpy(np.int64),
+        }
+    )
+    lengths = records["sequence"].str.len().to_numpy()
+    sites = records["cleavage_site"].to_numpy()
+    out_of_range = (sites < 1) | (sites >= lengths)
+    if out_of_range.any():
+        i = int(np.flatnonzero(out_of_range)[0])
+        raise ValueError(
+            f"{tsv_path}: record {records['accession'].iloc[i]!r} has Cleavage_Site {int(sites[i])} outside "
+            f"the sequence (must be 1..{int(lengths[i]) - 1} for its {int(lengths[i])} residues)"
+        )
+
+    odd = [sorted(set(s) - _STANDARD_SET) for s in records["sequence"]]
+    has_odd = np.array([bool(o) for o in odd], dtype=bool)
+    if has_odd.any() and nonstandard == "error":
+        i = int(np.flatnonzero(has_odd)[0])
+        raise ValueError(
+            f"{fasta_path}: record {records['accession'].iloc[i]!r} has non-standard residue(s) "
+            f"{''.join(odd[i])!r} (nonstandard='error'; use 'drop' to skip such sequences)"
+        )
+    n_read = len(records)
+    records = records.loc[~has_odd].reset_index(drop=True)
+    counts = {"n_read": n_read, "n_nonstandard_dropped": int(has_odd.sum()), "n_kept": len(records)}
+    records.attrs["counts"] = counts
+    logger.info(
+        "read %d signal peptides from %s; dropped %d with non-standard residues; kept %d",
+        n_read,
+        fasta_path,
+        counts["n_nonstandard_dropped"],
+        counts["n_kept"],
+    )
+    return records
