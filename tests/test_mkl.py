@@ -1,0 +1,155 @@
+"""LPBoost-MKL (thesis 5.3, eq. 5.1): the LP against its dual, weak learners against brute force."""
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from fscompbio.kernels import gaussian_kernel
+from fscompbio.prediction import LPBoostMKL
+from fscompbio.prediction._mkl import _solve_lpboost_lp
+
+
+def _xor(n, d, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    return X, np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+
+
+def _dual_lp(H, y, D):
+    """Eq. 5.1 as printed: min beta s.t. sum_i u_i y_i H_ij <= beta, sum u = 1, 0 <= u <= D."""
+    m = H.shape[0]
+    u = cp.Variable(m)
+    beta = cp.Variable()
+    prob = cp.Problem(cp.Minimize(beta), [(y[:, None] * H).T @ u <= beta, cp.sum(u) == 1, u >= 0, u <= D])
+    prob.solve(solver="HIGHS")
+    return prob.value
+
+
+# a cheap instance: the checks fit dozens of times
+@parametrize_with_checks([LPBoostMKL(n_estimators=3, nus=(0.2,), n_widths=2, random_state=0)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def test_beats_chance_on_xor_with_nested_sets():
+    X, y = _xor(600, 10, 0)
+    Xt, yt = _xor(1000, 10, 1)
+    clf = LPBoostMKL(feature_sets=[np.arange(10), np.arange(4), np.arange(2)], random_state=0).fit(X, y)
+    acc = np.mean(clf.predict(Xt) == yt)
+    assert acc > 0.85, acc
+    # the score ranks: the mean margin separates the classes as well
+    s = clf.decision_function(Xt)
+    assert np.mean((s > 0) == (yt > 0)) > 0.85
+
+
+def test_weights_are_a_convex_combination():
+    X, y = _xor(300, 6, 2)
+    clf = LPBoostMKL(feature_sets=[np.arange(6), np.arange(2)], n_estimators=7, random_state=0).fit(X, y)
+    assert np.all(clf.estimators_weights_ >= 0)
+    np.testing.assert_allclose(clf.estimators_weights_.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all(clf.weights_ >= 0)
+    assert clf.weights_.sum() == pytest.approx(1.0, abs=1e-12)
+    # each member saw half of the learners
+    n_learners = clf.learner_params_.shape[0]
+    assert clf.estimators_learners_.shape == (7, round(0.5 * n_learners))
+    assert 1.0 / clf.lp_indices_.size <= clf.D_ <= 1.0
+
+
+def test_lp_primal_matches_printed_dual_and_u_is_capped():
+    rng = np.random.default_rng(3)
+    H = rng.uniform(-1, 1, size=(40, 12))
+    y = np.where(rng.random(40) > 0.5, 1.0, -1.0)
+    for D in (1 / 40, 0.05, 0.2, 1.0):
+        a, u, obj = _solve_lpboost_lp(H, y, D)
+        assert obj == pytest.approx(_dual_lp(H, y, D), abs=1e-6)
+        assert np.all(a >= 0) and a.sum() == pytest.approx(1.0)
+        # the multipliers of the margin constraints are the u of eq. 5.1
+        assert u.sum() == pytest.approx(1.0, abs=1e-6)
+        assert np.all(u >= -1e-8) and np.all(u <= D + 1e-8)
+
+
+def test_lp_picks_the_perfect_learner():
+    y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
+    H = np.column_stack([y * 0.8, -y, np.ones(6)])  # learner 0 is perfect with margin 0.8
+    a, _, obj = _solve_lpboost_lp(H, y, 0.5)
+    np.testing.assert_allclose(a, [1.0, 0.0, 0.0], atol=1e-8)
+    assert obj == pytest.approx(0.8, abs=1e-8)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    m=st.integers(4, 20),
+    J=st.integers(1, 6),
+    seed=st.integers(0, 2**16),
+    nu=st.floats(0.05, 1.0),
+)
+def test_lp_weights_on_simplex_for_any_input(m, J, seed, nu):
+    rng = np.random.default_rng(seed)
+    H = rng.uniform(-1, 1, size=(m, J))
+    y = np.where(rng.random(m) > 0.5, 1.0, -1.0)
+    D = 1.0 / (nu * m)
+    a, _, obj = _solve_lpboost_lp(H, y, D)
+    assert np.all(a >= 0) and a.sum() == pytest.approx(1.0, abs=1e-12)
+    assert obj == pytest.approx(_dual_lp(H, y, D), abs=1e-6)
+
+
+def test_weak_learners_are_kernel_ridge_by_brute_force():
+    X, y = _xor(120, 5, 4)
+    clf = LPBoostMKL(feature_sets=[np.array([0, 1])], lambdas=(0.1, 1.0), n_widths=2, n_subsamples=1,
+                     subsample_size=20, n_estimators=2, nus=(0.5,), random_state=0).fit(X, y)
+    sub = clf.subsample_indices_[0]
+    assert np.all(np.bincount((y[sub] > 0).astype(int)) == 20)  # balanced
+    assert not set(sub) & set(clf.lp_indices_)  # the LP sample is held out from the ridge fits
+    Xs = X[sub][:, [0, 1]]
+    ys = np.where(y[sub] > 0, 1.0, -1.0)
+    Xq = X[:7]
+    for j, (b, s, g, lam_i) in enumerate(clf.learner_params_):
+        gamma = clf.gammas_[s, g]
+        lam = clf.lambdas_[lam_i]
+        K = np.array([[np.exp(-gamma * np.sum((p - q) ** 2)) for q in Xs] for p in Xs])
+        a = np.linalg.solve(K + lam * np.eye(len(Xs)), ys)
+        np.testing.assert_allclose(clf.dual_coef_[b, s, g, lam_i], a, rtol=1e-6, atol=1e-8)
+        h = gaussian_kernel(Xq[:, [0, 1]], Xs, gamma=gamma) @ a / clf.scales_[j]
+        np.testing.assert_allclose(clf._raw_outputs(Xq, np.ones(len(clf.scales_), bool))[:, j], h, rtol=1e-6, atol=1e-9)
+
+
+def test_same_seed_same_scores():
+    X, y = _xor(200, 4, 5)
+    a = LPBoostMKL(n_estimators=4, random_state=7).fit(X, y).decision_function(X[:50])
+    b = LPBoostMKL(n_estimators=4, random_state=7).fit(X, y).decision_function(X[:50])
+    np.testing.assert_array_equal(a, b)
+
+
+def test_predict_is_majority_vote():
+    X, y = _xor(200, 4, 6)
+    clf = LPBoostMKL(n_estimators=5, random_state=0).fit(X, y)
+    share = clf.vote_share(X)
+    pred = clf.predict(X)
+    np.testing.assert_array_equal(pred == clf.classes_[1], share > 0.5)  # 5 members: no ties
+
+
+@pytest.mark.parametrize(
+    "params, y_kind, match",
+    [
+        ({"feature_sets": [np.array([0, 9])]}, "binary", r"feature_sets\[0\] has indices outside \[0, 4\)"),
+        ({"feature_sets": [np.array([0.5])]}, "binary", r"feature_sets\[0\] must be a non-empty 1-D array of int"),
+        ({"feature_sets": []}, "binary", "feature_sets must be None or a non-empty list"),
+        ({"lambdas": (0.0,)}, "binary", "lambdas must be a non-empty sequence of finite floats > 0"),
+        ({"nus": (1.5,)}, "binary", r"nus must be a non-empty sequence of floats in \(0, 1\]"),
+        ({}, "multiclass", r"Only binary classification is supported.*y has 3 class"),
+    ],
+)
+def test_errors_name_the_parameter(params, y_kind, match):
+    X, y = _xor(60, 4, 7)
+    if y_kind == "multiclass":
+        y = np.arange(60) % 3
+    with pytest.raises(ValueError, match=match):
+        LPBoostMKL(**params).fit(X, y)
+
+
+def test_infeasible_cap_raises():
+    with pytest.raises(ValueError, match=r"D must be >= 1/m = 0.1"):
+        _solve_lpboost_lp(np.ones((10, 2)), np.ones(10), 0.05)
