@@ -4,6 +4,8 @@ import os
 
 from snakemake.utils import validate
 
+from fscompbio.seeding import derive_seed
+
 
 validate(config, schema="../schemas/config.schema.yaml")
 

@@ -1,0 +1,92 @@
+# Figures and tables of the spine: table 3.1, figures 3.1, 3.2, 4.1 and 4.2.
+
+THESIS_SETS = [
+    "fake_class",
+    "linear_zhang_feature_noise",
+    "linear_zhang_sample_noise",
+    "linear_weston",
+    "nonlinear_weston",
+    "xor",
+]
+
+
+rule table3_1:
+    input:
+        expand("results/datasets/{dataset}.npz", dataset=THESIS_SETS),
+    output:
+        csv=report("figures/table3_1.csv", caption="../report/table3_1.rst", category="Chapter 3"),
+        md="figures/table3_1.md",
+    log:
+        "logs/figures/table3_1.log",
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/table3_1.py"
+
+
+rule fig3_1:
+    input:
+        lambda wc: f"results/datasets/{config['spine']['fig3_1']['base']}.npz",
+    output:
+        report(figure("fig3_1"), caption="../report/fig3_1.rst", category="Chapter 3"),
+    log:
+        "logs/figures/fig3_1.log",
+    params:
+        settings=config["spine"]["fig3_1"],
+        seed=derive_seed(config["seed"], "fig3_1"),
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/fig3_1.py"
+
+
+rule fig3_2:
+    output:
+        report(figure("fig3_2"), caption="../report/fig3_2.rst", category="Chapter 3"),
+    log:
+        "logs/figures/fig3_2.log",
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/fig3_2.py"
+
+
+rule fig4_1:
+    output:
+        png=report(figure("fig4_1"), caption="../report/fig4_1.rst", category="Chapter 4"),
+        json="results/spine/fig4_1.json",
+    log:
+        "logs/figures/fig4_1.log",
+    params:
+        settings=config["spine"]["fig4_1"],
+        seed=derive_seed(config["seed"], "fig4_1"),
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/fig4_1.py"
+
+
+rule fig4_2:
+    output:
+        report(figure("fig4_2"), caption="../report/fig4_2.rst", category="Chapter 4"),
+    log:
+        "logs/figures/fig4_2.log",
+    params:
+        settings=config["spine"]["fig4_2"],
+        seed=derive_seed(config["seed"], "fig4_2"),
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/fig4_2.py"
+
+
+FINAL_OUTPUTS.extend(
+    [
+        "figures/table3_1.csv",
+        "figures/table3_1.md",
+        figure("fig3_1"),
+        figure("fig3_2"),
+        figure("fig4_1"),
+        figure("fig4_2"),
+    ]
+)

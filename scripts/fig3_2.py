@@ -1,0 +1,14 @@
+"""Thesis figure 3.2: loss functions for classification."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+
+import numpy as np  # noqa: E402
+
+from fscompbio.alignment_studies import classification_losses  # noqa: E402
+from fscompbio.plots import save_figure  # noqa: E402
+from fscompbio.plots.spine import plot_fig3_2  # noqa: E402
+
+margins = np.linspace(-2.0, 3.0, 501)
+save_figure(plot_fig3_2(margins, classification_losses(margins)), snakemake.output[0])
