@@ -1,0 +1,42 @@
+"""Evaluation of feature selectors (thesis section 2.5): metrics, the CV protocol, the method registry.
+
+Metrics: :func:`accuracy`, :func:`precision_recall`, :func:`selection_matrix`,
+:func:`mean_variance`, :func:`consistency_log_likelihood` (eq. 2.8),
+:func:`simulate_selections` (the toy of figures 2.2-2.4).
+
+Protocol: :func:`outer_splits` (stratified outer folds), :func:`run_outer_fold`
+(selector on the training fold, KTA or nested-CV model selection, Gaussian SVM
+with C = 1 on the test fold, timings), :func:`aggregate_folds` (means, sds,
+mean variance, log-likelihood over the folds).
+
+Methods: :data:`METHODS`, :func:`make_selector` (name -> selector) and
+:func:`method_spec`.
+"""
+
+from ._methods import METHODS, MethodSpec, make_selector, method_spec
+from ._metrics import (
+    accuracy,
+    consistency_log_likelihood,
+    mean_variance,
+    precision_recall,
+    selection_matrix,
+    simulate_selections,
+)
+from ._protocol import METRICS, aggregate_folds, outer_splits, run_outer_fold
+
+__all__ = [
+    "accuracy",
+    "precision_recall",
+    "selection_matrix",
+    "mean_variance",
+    "consistency_log_likelihood",
+    "simulate_selections",
+    "outer_splits",
+    "run_outer_fold",
+    "aggregate_folds",
+    "METRICS",
+    "METHODS",
+    "MethodSpec",
+    "make_selector",
+    "method_spec",
+]

@@ -1,0 +1,75 @@
+"""The method registry: a method name of the workflow -> a selector factory.
+
+One place maps the names used in the config (``chapter3.methods``, and the
+chapter-4 methods) to selector classes with their default parameters. The
+per-fold workflow script is method-agnostic: it calls :func:`make_selector`.
+
+To add a method, add one entry to ``METHODS``: ``name: MethodSpec(import
+path of the class, default keyword arguments, cv_sizes)``. ``cv_sizes`` is
+``None`` (nested CV chooses the number of top-ranked features) or
+``"support"`` (nested CV keeps the selector's own ``get_support()`` and only
+chooses the width: the thesis' random 10% baseline).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+__all__ = ["MethodSpec", "METHODS", "make_selector", "method_spec"]
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """How to build one method's selector."""
+
+    path: str  # "module:Class"
+    defaults: dict = field(default_factory=dict)
+    cv_sizes: str | None = None
+    label: str = ""  # the name in figures and tables
+
+
+METHODS = {
+    # chapter 3 (linear rankings; figures 3.3-3.8, table 3.2)
+    "correlation": MethodSpec("fscompbio.selection:CorrelationSelector", {}, None, "Corr"),
+    "stabsel_lasso": MethodSpec("fscompbio.selection:StabilitySelection", {"learner": "lasso"}, None, "SS-Lasso"),
+    "stabsel_logreg": MethodSpec("fscompbio.selection:StabilitySelection", {"learner": "logistic"}, None, "SS-LogReg"),
+    "stabsel_lpboost": MethodSpec("fscompbio.selection:StabilitySelection", {"learner": "lpboost"}, None, "SS-LPBoost"),
+    "linear_rfe": MethodSpec("fscompbio.selection:LinearRFE", {}, None, "Lin-RFE"),
+    "random": MethodSpec("fscompbio.selection:RandomSelector", {"n_features_to_select": 0.1}, "support", "Rand"),
+    # chapter 4 entries go here (randsel, gaussian_rfe, fohsic, bahsic)
+}
+
+
+def method_spec(name):
+    """The :class:`MethodSpec` of a registered method name."""
+    try:
+        return METHODS[name]
+    except KeyError:
+        raise ValueError(f"unknown method {name!r}; registered: {sorted(METHODS)}") from None
+
+
+def make_selector(name, params=None, random_state=None):
+    """A new selector for method ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of ``METHODS``.
+    params : dict or None
+        Keyword arguments overriding the method's defaults (e.g. from the config).
+    random_state : int or None
+        Passed as ``random_state`` when the selector has that parameter.
+
+    Returns
+    -------
+    selector : estimator
+    """
+    spec = method_spec(name)
+    module, cls_name = spec.path.split(":")
+    cls = getattr(importlib.import_module(module), cls_name)
+    kwargs = {**spec.defaults, **(params or {})}
+    est = cls(**kwargs)
+    if "random_state" in est.get_params():
+        est.set_params(random_state=random_state)
+    return est

@@ -1,0 +1,539 @@
+"""Model selection for a ranked feature list: greedy KTA (algorithm 3) and nested CV (2.5.1).
+
+Both take a ranking of the features (``ranking_``, 1 = best, as every
+``fscompbio`` selector exposes it) and choose how many of the top-ranked
+features to keep and the width of the Gaussian kernel of the final SVM:
+
+* :class:`KTASelect` walks the ranked list once and keeps the prefix and width
+  with the highest centred kernel target alignment on the training data (thesis
+  algorithm 3, section 3.1): no inner cross-validation at all.
+* :class:`NestedCVSelect` runs the inner loop of the nested cross-validation of
+  section 2.5.1: the selector is refitted on every inner training fold, and the
+  number of features and the width are chosen by the inner-CV accuracy of a
+  Gaussian SVM with ``C = 1`` (ties go to the smaller model).
+
+Both return a :class:`ModelSelectionResult` (chosen features, gamma, the time
+taken). The Gaussian widths are a grid *relative to the median pairwise
+distance of the candidate feature subset*, ``sigma = median * 10**t`` for ``t``
+in ``linspace(low, high, n_widths)``, because the scale of the distances grows
+with the number of features (thesis figure 3.1); an absolute grid of ``gammas``
+may be given instead.
+
+Speed: both build the squared distances of the prefixes cumulatively
+(``D2(prefix k+1) = D2(prefix k) + (x_k - x_k')^2``), so every prefix costs
+``O(m^2)`` per width and no kernel is recomputed from scratch.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import StratifiedKFold
+from sklearn.svm import SVC
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_array, check_X_y
+
+from ._compat import Interval, StrOptions
+from .kernels import center, label_kernel, sigma_to_gamma
+
+__all__ = ["ModelSelectionResult", "KTASelect", "NestedCVSelect", "prefix_sizes", "default_cv_sizes", "ranking_order"]
+
+
+@dataclass
+class ModelSelectionResult:
+    """What a model selector chose.
+
+    Attributes
+    ----------
+    features : ndarray of shape (k,), int
+        Chosen feature indices, best-ranked first.
+    gamma : float
+        Factor of the final Gaussian kernel ``exp(-gamma ||x - x'||^2)``.
+    sigma : float
+        The same as a width, ``1 / sqrt(2 gamma)``.
+    score : float
+        The criterion of the chosen model (alignment, or mean inner-CV accuracy).
+    seconds : float
+        Wall-clock time of the model selection (for nested CV: including the
+        selector refits on the inner folds).
+    sizes : ndarray of shape (n_sizes,), int
+        The candidate numbers of features that were evaluated.
+    log10_multipliers : ndarray of shape (n_widths,)
+        The width grid as ``log10(sigma / median distance)`` (NaN for an
+        absolute ``gammas`` grid).
+    scores : ndarray of shape (n_sizes, n_widths)
+        The criterion for every candidate.
+    """
+
+    features: np.ndarray
+    gamma: float
+    sigma: float
+    score: float
+    seconds: float
+    sizes: np.ndarray
+    log10_multipliers: np.ndarray
+    scores: np.ndarray = field(repr=False)
+
+    @property
+    def n_features(self):
+        """Number of chosen features."""
+        return int(self.features.size)
+
+    def to_dict(self):
+        """A JSON-friendly dict (without the score table)."""
+        return {
+            "features": [int(f) for f in self.features],
+            "n_features": self.n_features,
+            "gamma": float(self.gamma),
+            "sigma": float(self.sigma),
+            "score": float(self.score),
+            "seconds": float(self.seconds),
+        }
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+def ranking_order(ranking):
+    """Feature indices sorted best first from a ``ranking_`` (1 = best), stable.
+
+    Parameters
+    ----------
+    ranking : array-like of shape (n_features,)
+
+    Returns
+    -------
+    order : ndarray of shape (n_features,), int
+    """
+    ranking = np.asarray(ranking)
+    if ranking.ndim != 1 or ranking.size == 0:
+        raise ValueError(f"ranking must be a non-empty 1-D array; got shape {ranking.shape}")
+    return np.argsort(ranking, kind="stable")
+
+
+def prefix_sizes(n_features, max_sizes=None):
+    """Candidate prefix sizes ``1..n_features``, or at most ``max_sizes`` of them.
+
+    With ``max_sizes`` the sizes are ``1..n`` thinned to a geometric grid
+    (``unique(round(geomspace(1, n, max_sizes)))``, always containing 1 and
+    ``n``): dense among small models, where the alignment changes fastest, and
+    sparse among large ones. This is the documented shortcut for very
+    high-dimensional data; ``None`` evaluates every prefix as algorithm 3 does.
+    """
+    n_features = int(n_features)
+    if n_features < 1:
+        raise ValueError(f"n_features must be >= 1; got {n_features}")
+    if max_sizes is None or max_sizes >= n_features:
+        return np.arange(1, n_features + 1)
+    if max_sizes < 2:
+        raise ValueError(f"max_sizes must be >= 2 or None; got {max_sizes!r}")
+    sizes = np.unique(np.round(np.geomspace(1, n_features, int(max_sizes))).astype(int))
+    return sizes
+
+
+def _relative_median(d2, positive_only=True):
+    """Median distance from a vector of squared distances (zeros ignored)."""
+    vals = d2[d2 > 0] if positive_only else d2
+    if vals.size == 0:
+        return 1.0  # all points coincide on these features: any width gives a constant kernel
+    return float(np.sqrt(np.median(vals)))
+
+
+def _width_grid(n_widths, low, high):
+    return np.linspace(low, high, n_widths)
+
+
+def _gammas_for(d2_pairs, gammas, multipliers):
+    """The gamma grid for one candidate: absolute, or relative to its median distance."""
+    if gammas is not None:
+        return np.asarray(gammas, dtype=float)
+    med = _relative_median(d2_pairs)
+    return sigma_to_gamma(med * 10.0**multipliers)
+
+
+def _check_gammas(gammas):
+    if gammas is None:
+        return None
+    g = np.asarray(gammas, dtype=float).ravel()
+    if g.size == 0 or not np.all(np.isfinite(g)) or np.any(g <= 0):
+        raise ValueError(f"gammas must be a non-empty list of finite floats > 0; got {gammas!r}")
+    return g
+
+
+# --------------------------------------------------------------------------
+# greedy KTA
+# --------------------------------------------------------------------------
+class KTASelect(BaseEstimator):
+    """Greedy kernel-target-alignment model selection (thesis algorithm 3).
+
+    Walks the ranked feature list and, for every prefix of the top-ranked
+    features and every Gaussian width of the grid, computes the centred kernel
+    target alignment (definition 2.3.1) of a Gaussian kernel on the prefix with
+    the label kernel. The prefix and width of highest alignment are kept; ties
+    go to the smaller prefix (algorithm 3 walks from the full set to the
+    smallest and replaces its best with ``>=``). The width is the one of the
+    grid that maximises the alignment at each step (section 3.1). No inner
+    cross-validation.
+
+    Parameters
+    ----------
+    n_widths : int, default=7
+        Number of widths in the relative grid.
+    low, high : float, default=-1.0, 1.0
+        ``sigma = median distance of the prefix * 10**t``, ``t`` in
+        ``linspace(low, high, n_widths)``.
+    gammas : array-like of float or None, default=None
+        An absolute grid of kernel factors instead of the relative one.
+    max_sizes : int or None, default=None
+        Evaluate at most this many prefix sizes (a geometric grid from 1 to n,
+        see :func:`prefix_sizes`); ``None`` evaluates all of them.
+    label_kind : {"linear", "balanced"}, default="linear"
+        The label kernel (:func:`fscompbio.kernels.label_kernel`): ``y y^T``
+        on labels mapped to {-1, +1}, or its class-balanced variant.
+
+    Notes
+    -----
+    Algorithm 3 of the thesis: with ``C = H K H``,
+    ``a = <C_x, C_y>_F / (||C_x||_F ||C_y||_F)``. Here only the strict upper
+    triangle of the pairwise squared distances is kept (the Gaussian kernel has
+    a unit diagonal); the distances of prefix ``k + 1`` are those of prefix
+    ``k`` plus the squared differences of feature ``k + 1``, so each prefix
+    costs ``O(m^2)`` per width. ``<K, C_y>`` and ``||H K H||_F^2 = ||K||_F^2 -
+    2/m ||K 1||^2 + (1' K 1)^2 / m^2`` are read from the triangle directly.
+
+    If every alignment is negative, the full evaluated set is kept, as
+    algorithm 3 does with its initial ``a_best = 0``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 6)); y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    >>> res = KTASelect().select(X, y, ranking=[1, 2, 3, 4, 5, 6])
+    >>> sorted(res.features.tolist())
+    [0, 1]
+    """
+
+    _parameter_constraints: dict = {
+        "n_widths": [Interval(Integral, 1, None, closed="left")],
+        "low": [Interval(Real, None, None, closed="neither")],
+        "high": [Interval(Real, None, None, closed="neither")],
+        "gammas": ["array-like", None],
+        "max_sizes": [Interval(Integral, 2, None, closed="left"), None],
+        "label_kind": [StrOptions({"linear", "balanced"})],
+    }
+
+    def __init__(self, *, n_widths=7, low=-1.0, high=1.0, gammas=None, max_sizes=None, label_kind="linear"):
+        self.n_widths = n_widths
+        self.low = low
+        self.high = high
+        self.gammas = gammas
+        self.max_sizes = max_sizes
+        self.label_kind = label_kind
+
+    def alignment_table(self, X, y, ranking):
+        """Alignment of every evaluated (prefix size, width).
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,), binary
+        ranking : array-like of shape (n,), 1 = best
+
+        Returns
+        -------
+        sizes : ndarray of shape (n_sizes,)
+        gammas : ndarray of shape (n_sizes, n_widths)
+        scores : ndarray of shape (n_sizes, n_widths)
+        """
+        self._validate_params()
+        X, y = check_X_y(X, y, dtype=np.float64)
+        order = ranking_order(ranking)
+        if order.size != X.shape[1]:
+            raise ValueError(f"ranking has {order.size} entries but X has {X.shape[1]} features")
+        m = X.shape[0]
+        if m < 3:
+            raise ValueError(f"KTASelect needs at least 3 samples; got {m}")
+        gammas = _check_gammas(self.gammas)
+        mults = _width_grid(self.n_widths, self.low, self.high)
+        sizes = prefix_sizes(X.shape[1], self.max_sizes)
+
+        Lc = center(label_kernel(y, kind=self.label_kind))
+        iu, ju = np.triu_indices(m, k=1)
+        lc_pairs = Lc[iu, ju]
+        lc_trace = float(np.trace(Lc))
+        lc_norm = float(np.sqrt(np.einsum("ij,ij->", Lc, Lc)))
+        P = iu.size
+        # incidence matrix: row sums of K from its strict upper triangle
+        inc = sp.csr_matrix(
+            (np.ones(2 * P), (np.concatenate([iu, ju]), np.concatenate([np.arange(P), np.arange(P)]))),
+            shape=(m, P),
+        )
+        d2 = np.zeros(P)
+        wanted = np.zeros(X.shape[1] + 1, dtype=bool)
+        wanted[sizes] = True
+        n_w = gammas.size if gammas is not None else mults.size
+        all_g = np.empty((sizes.size, n_w))
+        scores = np.empty((sizes.size, n_w))
+        row = 0
+        for k, f in enumerate(order, start=1):
+            diff = X[iu, f] - X[ju, f]
+            d2 += diff * diff
+            if not wanted[k]:
+                continue
+            g = _gammas_for(d2, gammas, mults)
+            E = np.exp(-g[:, None] * d2[None, :])  # (n_w, P) off-diagonal kernel entries
+            num = 2.0 * (E @ lc_pairs) + lc_trace  # <K, Lc>, unit diagonal
+            k_sq = m + 2.0 * np.einsum("wp,wp->w", E, E)  # ||K||_F^2
+            rows = 1.0 + (inc @ E.T).T  # (n_w, m) row sums of K
+            tot = rows.sum(axis=1)
+            kc_sq = k_sq - 2.0 / m * np.einsum("wi,wi->w", rows, rows) + tot**2 / m**2
+            kc_sq = np.maximum(kc_sq, 0.0)  # clip round-off: a squared norm
+            denom = np.sqrt(kc_sq) * lc_norm
+            with np.errstate(invalid="ignore", divide="ignore"):
+                a = np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
+            all_g[row] = g
+            scores[row] = a
+            row += 1
+            if row == sizes.size:
+                break
+        return sizes, all_g, scores
+
+    def select(self, X, y, ranking):
+        """Choose the prefix of the ranking and the width by maximal alignment.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+            Training data.
+        y : array-like of shape (m,)
+            Binary training labels.
+        ranking : array-like of shape (n,)
+            Feature ranking, 1 = best (a selector's ``ranking_``).
+
+        Returns
+        -------
+        ModelSelectionResult
+        """
+        t0 = time.perf_counter()
+        sizes, gammas, scores = self.alignment_table(X, y, ranking)
+        order = ranking_order(ranking)
+        best_per_size = scores.max(axis=1)
+        if np.all(best_per_size < 0):
+            i = sizes.size - 1  # algorithm 3: a_best starts at 0, so the full set stays
+        else:
+            # maximal alignment; ties to the smaller subset (first index, sizes increase)
+            i = int(np.flatnonzero(best_per_size == best_per_size.max())[0])
+        j = int(np.argmax(scores[i]))
+        gamma = float(gammas[i, j])
+        mults = (
+            np.full(gammas.shape[1], np.nan)
+            if self.gammas is not None
+            else _width_grid(self.n_widths, self.low, self.high)
+        )
+        return ModelSelectionResult(
+            features=order[: sizes[i]].copy(),
+            gamma=gamma,
+            sigma=float(1.0 / np.sqrt(2.0 * gamma)),
+            score=float(scores[i, j]),
+            seconds=time.perf_counter() - t0,
+            sizes=sizes,
+            log10_multipliers=mults,
+            scores=scores,
+        )
+
+
+# --------------------------------------------------------------------------
+# nested cross-validation
+# --------------------------------------------------------------------------
+def _cum_sq_dists(A, B, order, sizes):
+    """Yield (size, D2(A, B) on the first `size` features of `order`), cumulatively."""
+    D2 = np.zeros((A.shape[0], B.shape[0]))
+    wanted = set(int(s) for s in sizes)
+    last = max(wanted)
+    for k, f in enumerate(order[:last], start=1):
+        diff = A[:, f][:, None] - B[:, f][None, :]
+        D2 += diff * diff
+        if k in wanted:
+            yield k, D2
+
+
+def default_cv_sizes(n_features, n_sizes=10):
+    """Default candidate numbers of features for nested CV: a geometric grid 1..n."""
+    return prefix_sizes(n_features, n_sizes)
+
+
+class NestedCVSelect(BaseEstimator):
+    """Inner loop of the nested cross-validation of section 2.5.1.
+
+    On each of ``inner_folds`` stratified folds of the training data the
+    selector is refitted on the inner training part; for every candidate number
+    of top-ranked features and every width a Gaussian SVM (``C``) is trained
+    and its accuracy measured on the inner validation part. The candidate with
+    the best mean accuracy wins; ties go to the smaller number of features,
+    then to the smaller width (section 2.5.1, step 6). The chosen size is then
+    applied to the ranking of the selector fitted on the whole training data.
+
+    Parameters
+    ----------
+    sizes : array-like of int, "support" or None, default=None
+        Candidate numbers of features. ``None``: a geometric grid of 10 sizes
+        from 1 to n. ``"support"``: only the selector's own ``get_support()``
+        (the thesis' random 10% baseline in the CV setting: only the width is
+        chosen). Sizes above n are dropped.
+    n_widths : int, default=7
+    low, high : float, default=-1.0, 1.0
+        Relative width grid, as in :class:`KTASelect`, with the median distance
+        of the candidate features on the inner training part.
+    gammas : array-like of float or None, default=None
+        An absolute grid instead.
+    inner_folds : int, default=10
+    C : float, default=1.0
+        SVM regularisation (the thesis uses 1).
+    random_state : int, RandomState instance or None, default=None
+        Shuffling of the inner folds.
+
+    Notes
+    -----
+    Kernels are precomputed from cumulative squared distances over the
+    ranked features, so each candidate size costs ``O(m^2)`` per width, and
+    ``SVC(kernel="precomputed")`` is trained on them.
+    """
+
+    _parameter_constraints: dict = {
+        "sizes": ["array-like", StrOptions({"support"}), None],
+        "n_widths": [Interval(Integral, 1, None, closed="left")],
+        "low": [Interval(Real, None, None, closed="neither")],
+        "high": [Interval(Real, None, None, closed="neither")],
+        "gammas": ["array-like", None],
+        "inner_folds": [Interval(Integral, 2, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self, *, sizes=None, n_widths=7, low=-1.0, high=1.0, gammas=None, inner_folds=10, C=1.0, random_state=None
+    ):
+        self.sizes = sizes
+        self.n_widths = n_widths
+        self.low = low
+        self.high = high
+        self.gammas = gammas
+        self.inner_folds = inner_folds
+        self.C = C
+        self.random_state = random_state
+
+    def _candidate_sizes(self, n_features):
+        if self.sizes is None:
+            return default_cv_sizes(n_features)
+        s = np.unique(np.asarray(self.sizes, dtype=int).ravel())
+        if s.size == 0 or np.any(s < 1):
+            raise ValueError(f"sizes must be positive integers; got {self.sizes!r}")
+        s = s[s <= n_features]
+        if s.size == 0:
+            s = np.array([n_features])
+        return s
+
+    def _ordered_candidates(self, fitted, n_features):
+        """(order of features, candidate sizes) of one fitted selector."""
+        if isinstance(self.sizes, str):  # "support": the selector's own fixed subset
+            support = np.flatnonzero(fitted.get_support())
+            if support.size == 0:
+                raise ValueError(f"{type(fitted).__name__} selected no features; sizes='support' needs some")
+            rest = np.setdiff1d(np.arange(n_features), support)
+            return np.concatenate([support, rest]), np.array([support.size])
+        return ranking_order(fitted.ranking_), self._candidate_sizes(n_features)
+
+    def select(self, X, y, selector, *, fitted=None):
+        """Choose the number of top-ranked features and the width by inner CV.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+            Training data (the outer training fold).
+        y : array-like of shape (m,)
+        selector : estimator with ``fit`` and ``ranking_``
+            Cloned and refitted on every inner training fold.
+        fitted : fitted selector or None, default=None
+            The selector already fitted on all of ``X`` (the outer training
+            fold), whose ranking the chosen size is applied to; fitted here
+            when ``None`` (and then timed as part of the model selection).
+
+        Returns
+        -------
+        ModelSelectionResult
+        """
+        self._validate_params()
+        if not hasattr(selector, "fit"):
+            raise ValueError(f"selector must have a fit method; got {selector!r}")
+        t0 = time.perf_counter()
+        X, y = check_X_y(X, y, dtype=np.float64)
+        gammas_abs = _check_gammas(self.gammas)
+        mults = _width_grid(self.n_widths, self.low, self.high)
+        n = X.shape[1]
+        rng = check_random_state(self.random_state)
+        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=rng.randint(2**31 - 1))
+        n_w = gammas_abs.size if gammas_abs is not None else mults.size
+
+        cand = None
+        acc_sum = None
+        for itr, iva in cv.split(X, y):
+            inner = clone(selector).fit(X[itr], y[itr])
+            order, sizes = self._ordered_candidates(inner, n)
+            if cand is None:
+                cand = sizes
+                acc_sum = np.zeros((cand.size, n_w))
+            elif sizes.size != cand.size or np.any(sizes != cand):
+                # only with sizes="support", if inner supports differ in size:
+                # index candidates by position (one candidate)
+                sizes = cand if cand.size == 1 else sizes
+            Xtr, Xva = X[itr], X[iva]
+            iu = np.triu_indices(itr.size, k=1)
+            tr_gen = _cum_sq_dists(Xtr, Xtr, order, sizes)
+            va_gen = _cum_sq_dists(Xva, Xtr, order, sizes)
+            for (k, D_tr), (_, D_va) in zip(tr_gen, va_gen):
+                r = int(np.searchsorted(cand, k)) if cand.size > 1 else 0
+                g = _gammas_for(D_tr[iu], gammas_abs, mults)
+                for j, gamma in enumerate(g):
+                    svm = SVC(C=self.C, kernel="precomputed").fit(np.exp(-gamma * D_tr), y[itr])
+                    acc_sum[r, j] += np.mean(svm.predict(np.exp(-gamma * D_va)) == y[iva])
+        acc = acc_sum / self.inner_folds
+        best = acc.max()
+        # ties: smaller model first (sizes increase), then smaller width (grid order)
+        r, j = np.argwhere(acc == best)[0]
+
+        if fitted is None:
+            fitted = clone(selector).fit(X, y)
+        order, sizes = self._ordered_candidates(fitted, n)
+        k = int(cand[r]) if cand.size > 1 else int(sizes[0])
+        feats = order[:k].copy()
+        if gammas_abs is not None:
+            gamma = float(gammas_abs[j])
+        else:
+            d2 = _pairwise_sq(X[:, feats])
+            gamma = float(sigma_to_gamma(_relative_median(d2) * 10.0 ** mults[j]))
+        return ModelSelectionResult(
+            features=feats,
+            gamma=gamma,
+            sigma=float(1.0 / np.sqrt(2.0 * gamma)),
+            score=float(best),
+            seconds=time.perf_counter() - t0,
+            sizes=cand,
+            log10_multipliers=mults if gammas_abs is None else np.full(n_w, np.nan),
+            scores=acc,
+        )
+
+
+def _pairwise_sq(A):
+    """Strict-upper-triangle squared distances of the rows of A (vector)."""
+    A = check_array(A, dtype=np.float64)
+    sq = np.einsum("ij,ij->i", A, A)
+    D2 = sq[:, None] + sq[None, :] - 2.0 * (A @ A.T)
+    np.maximum(D2, 0.0, out=D2)  # clip round-off
+    return D2[np.triu_indices(A.shape[0], k=1)]
+

@@ -1,0 +1,262 @@
+"""LPBoost: the linear program of thesis eq. 3.3 / 3.4, solved with cvxpy.
+
+Weak learners are single standardised features and their negations
+(``h_j(x) = z_j`` and ``h_{n+j}(x) = -z_j`` with ``z = (x - mean) / sd``), so
+LPBoost is the 1-norm soft-margin SVM of eq. 3.4 (section 3.2.1).
+
+Primal (eq. 3.4, with the cap ``D`` as its ``C``)::
+
+    maximise_{a, b, rho, xi}  rho - D sum_i xi_i
+    s.t.  y_i (sum_j H_ij a_j + b) >= rho - xi_i,  xi >= 0,  a >= 0,  sum_j a_j = 1
+
+Dual (eq. 3.3 with the soft-margin cap, and ``sum_i u_i y_i = 0`` from the bias)::
+
+    minimise_{u, beta}  beta
+    s.t.  sum_i u_i y_i H_ij <= beta  for every weak learner j,
+          sum_i u_i = 1,  0 <= u_i <= D,  sum_i u_i y_i = 0
+
+The weak-learner weights ``a`` are the multipliers of the dual's learner
+constraints; by LP duality both optima are equal (checked in the tests).
+``D = 1 / (nu m)``: ``nu`` in (0, 1] bounds the fraction of margin errors.
+
+References
+----------
+Demiriz, Bennett and Shawe-Taylor (2002). Linear programming boosting via
+column generation. Machine Learning 46:225-254.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Real
+
+import cvxpy as cp
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import Interval, StrOptions, _fit_context, validate_data
+
+__all__ = ["LPBoost", "lpboost_primal", "lpboost_dual", "feasible_cap", "PrimalLP"]
+
+
+def feasible_cap(y, cap):
+    """The smallest cap ``D >= cap`` for which the dual LP is feasible.
+
+    ``sum u = 1``, ``sum u y = 0`` and ``u <= D`` need each class to carry
+    weight 1/2, so ``D >= 1 / (2 m_c)`` for the smaller class size ``m_c``.
+    """
+    m_min = min(int(np.sum(y > 0)), int(np.sum(y < 0)))
+    if m_min == 0:
+        raise ValueError("LPBoost needs samples of both classes; y has only one")
+    return max(float(cap), 1.0 / (2.0 * m_min))
+
+
+class PrimalLP:
+    """The primal LP (eq. 3.4) for a fixed shape, built once and re-solved.
+
+    The margin matrix ``A = y[:, None] * H`` and the cap are cvxpy
+    Parameters, so cvxpy canonicalises the problem once (DPP) and every
+    further solve only passes new numbers to the solver: this is what makes
+    thousands of LPBoost fits in stability selection affordable.
+
+    Parameters
+    ----------
+    m, n_learners : int
+        Number of samples and of weak learners.
+    solver : str, default="HIGHS"
+    """
+
+    def __init__(self, m, n_learners, solver="HIGHS"):
+        self.A = cp.Parameter((m, n_learners))
+        self.y = cp.Parameter(m)
+        self.cap = cp.Parameter(nonneg=True)
+        self.a = cp.Variable(n_learners, nonneg=True)
+        self.b = cp.Variable()
+        self.rho = cp.Variable()
+        self.xi = cp.Variable(m, nonneg=True)
+        cons = [self.A @ self.a + cp.multiply(self.y, self.b) >= self.rho - self.xi, cp.sum(self.a) == 1]
+        self.problem = cp.Problem(cp.Maximize(self.rho - self.cap * cp.sum(self.xi)), cons)
+        self.solver = solver
+
+    def solve(self, H, y, cap):
+        """Solve for weak-learner outputs ``H`` (m, J), labels ``y`` in {-1, +1}, cap ``D``.
+
+        Returns
+        -------
+        a : ndarray of shape (J,)
+        b, rho, objective : float
+        """
+        self.A.value = y[:, None] * H
+        self.y.value = y
+        self.cap.value = cap
+        self.problem.solve(solver=self.solver)
+        if self.problem.status not in ("optimal", "optimal_inaccurate"):
+            raise RuntimeError(f"LPBoost primal LP not solved: status {self.problem.status!r} (cap={cap!r})")
+        a = np.maximum(np.asarray(self.a.value, dtype=float), 0.0)  # clip solver round-off: a >= 0
+        return a, float(self.b.value), float(self.rho.value), float(self.problem.value)
+
+
+def lpboost_primal(H, y, cap, *, solver="HIGHS"):
+    """Solve the primal LP (eq. 3.4) once; see :class:`PrimalLP`."""
+    H = np.asarray(H, dtype=float)
+    return PrimalLP(H.shape[0], H.shape[1], solver).solve(H, np.asarray(y, dtype=float), cap)
+
+
+def lpboost_dual(H, y, cap, *, solver="HIGHS"):
+    """Solve the dual LP (eq. 3.3 with cap ``D``) and read the weights from its multipliers.
+
+    Parameters
+    ----------
+    H : ndarray of shape (m, J)
+        Weak-learner outputs.
+    y : ndarray of shape (m,), in {-1, +1}
+    cap : float
+        ``D``; must be at least :func:`feasible_cap`.
+
+    Returns
+    -------
+    dict
+        ``u`` (sample weights), ``beta`` (the optimum), ``a`` (weak-learner
+        weights = multipliers of ``sum_i u_i y_i H_ij <= beta``).
+    """
+    H = np.asarray(H, dtype=float)
+    y = np.asarray(y, dtype=float)
+    m, J = H.shape
+    u = cp.Variable(m)
+    beta = cp.Variable()
+    learner = (y[:, None] * H).T @ u <= beta
+    cons = [learner, cp.sum(u) == 1, u >= 0, u <= cap, y @ u == 0]
+    prob = cp.Problem(cp.Minimize(beta), cons)
+    prob.solve(solver=solver)
+    if prob.status not in ("optimal", "optimal_inaccurate"):
+        raise RuntimeError(f"LPBoost dual LP not solved: status {prob.status!r} (cap={cap!r})")
+    return {
+        "u": np.asarray(u.value, dtype=float),
+        "beta": float(beta.value),
+        "a": np.maximum(np.asarray(learner.dual_value, dtype=float), 0.0),  # clip round-off
+    }
+
+
+def standardize(X):
+    """Column means and standard deviations (a zero sd is replaced by 1)."""
+    mean = X.mean(axis=0)
+    sd = X.std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)  # constant column: leave it at zero after centring
+    return mean, sd
+
+
+class LPBoost(ClassifierMixin, BaseEstimator):
+    """LPBoost with single (standardised, sign-flipped) features as weak learners.
+
+    A binary classifier solving the linear program of thesis eq. 3.4 (the
+    1-norm soft-margin SVM; dual eq. 3.3) with cvxpy. Its weights are sparse:
+    it is used as the sparse learner of :class:`StabilitySelection` and can
+    classify on its own.
+
+    Parameters
+    ----------
+    nu : float in (0, 1], default=0.2
+        Sets the cap ``D = 1 / (nu m)`` on the dual sample weights (the ``C`` of
+        eq. 3.4). A cap below the smallest feasible one (each class must carry
+        half of the weight) is raised to it with a warning; ``cap_`` holds the
+        value used.
+    solver : {"HIGHS", "CLARABEL"}, default="HIGHS"
+        The cvxpy LP solver (HIGHS is exact and deterministic).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    weights_ : ndarray of shape (2 * n_features_in_,)
+        Weak-learner weights ``a`` (on the simplex): ``+z_j`` then ``-z_j``.
+    coef_ : ndarray of shape (n_features_in_,)
+        Weights on the original features: ``(a_j - a_{n+j}) / sd_j``.
+    intercept_ : float
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        ``a_j + a_{n+j}``: the weight the ensemble puts on feature j.
+    margin_ : float
+        The optimal ``rho``.
+    objective_ : float
+        The optimal ``rho - D sum xi``.
+    cap_ : float
+    mean_, scale_ : ndarray of shape (n_features_in_,)
+        Standardisation of the features.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 5)); y = np.where(X[:, 2] > 0, 1, -1)
+    >>> clf = LPBoost().fit(X, y)
+    >>> int(np.argmax(clf.feature_importances_))
+    2
+    """
+
+    _parameter_constraints: dict = {
+        "nu": [Interval(Real, 0, 1, closed="right")],
+        "solver": [StrOptions({"HIGHS", "CLARABEL"})],
+    }
+
+    def __init__(self, *, nu=0.2, solver="HIGHS"):
+        self.nu = nu
+        self.solver = solver
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Solve the LP.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,), two classes
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size != 2:
+            raise ValueError(
+                "Only binary classification is supported. LPBoost got "
+                f"{self.classes_.size} class(es) in y: {self.classes_[:5]!r}"
+            )
+        ys = np.where(y == self.classes_[1], 1.0, -1.0)
+        m, n = X.shape
+        self.mean_, self.scale_ = standardize(X)
+        Z = (X - self.mean_) / self.scale_
+        cap = 1.0 / (self.nu * m)
+        self.cap_ = feasible_cap(ys, cap)
+        if self.cap_ > cap:
+            warnings.warn(
+                f"LPBoost: nu={self.nu!r} gives cap {cap:.4g} below the smallest feasible cap "
+                f"{self.cap_:.4g} for these class sizes; using {self.cap_:.4g}",
+                UserWarning,
+            )
+        a, b, rho, obj = PrimalLP(m, 2 * n, self.solver).solve(np.hstack([Z, -Z]), ys, self.cap_)
+        self.weights_ = a
+        w = a[:n] - a[n:]
+        self.coef_ = w / self.scale_
+        self.intercept_ = float(b - (self.mean_ / self.scale_) @ w)
+        self.feature_importances_ = a[:n] + a[n:]
+        self.margin_ = rho
+        self.objective_ = obj
+        return self
+
+    def decision_function(self, X):
+        """``sum_j a_j h_j(x) + b``; positive means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.coef_ + self.intercept_
+
+    def predict(self, X):
+        """Class labels from the sign of :meth:`decision_function`."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

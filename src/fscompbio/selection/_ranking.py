@@ -1,0 +1,47 @@
+"""Small helpers shared by the chapter-3 selectors: ranks from scores, subset sizes."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral
+
+import numpy as np
+
+__all__ = ["ranking_from_scores", "resolve_n_features", "sign_labels"]
+
+
+def ranking_from_scores(scores, *tiebreak):
+    """``ranking_`` (1 = best) from ``scores_`` (higher = better), stable.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_features,)
+    *tiebreak : ndarray of shape (n_features,)
+        Secondary keys (higher = better) to break ties of ``scores``, in order;
+        remaining ties go to the lower feature index.
+
+    Returns
+    -------
+    ranking : ndarray of shape (n_features,), int
+    """
+    scores = np.asarray(scores, dtype=float)
+    keys = [-np.asarray(t, dtype=float) for t in reversed(tiebreak)] + [-scores]
+    order = np.lexsort(keys)  # last key is primary; lexsort is stable
+    ranking = np.empty(scores.size, dtype=np.intp)
+    ranking[order] = np.arange(1, scores.size + 1)
+    return ranking
+
+
+def resolve_n_features(n_features_to_select, n_features):
+    """An int count from an int or a fraction in (0, 1] (at least 1, at most n)."""
+    if isinstance(n_features_to_select, Integral):
+        return int(min(max(n_features_to_select, 1), n_features))
+    return int(min(max(math.ceil(n_features_to_select * n_features - 1e-9), 1), n_features))
+
+
+def sign_labels(y):
+    """Binary labels -> floats in {-1, +1} (the larger label is +1); errors otherwise."""
+    classes, inv = np.unique(y, return_inverse=True)
+    if classes.size != 2:
+        raise ValueError(f"y must have exactly 2 classes; got {classes.size}: {classes[:5]!r}")
+    return np.where(inv == 1, 1.0, -1.0), classes

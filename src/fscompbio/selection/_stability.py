@@ -1,0 +1,252 @@
+"""Stability selection with Lasso, l1-logistic regression or LPBoost (thesis 2.4.4, algorithm 2, 3.2.1)."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_selection import SelectorMixin
+from sklearn.linear_model import LogisticRegression, lasso_path
+from sklearn.svm import l1_min_c
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ..prediction._lpboost import PrimalLP, feasible_cap, standardize
+from ._ranking import ranking_from_scores
+
+__all__ = ["StabilitySelection"]
+
+
+def _subsample(rng, y_codes, fraction):
+    """Indices of a random subsample of ``fraction`` of the samples, stratified by ``y_codes``.
+
+    Each class keeps
+    ``max(1, floor(fraction * m_c))`` samples, so every class is present.
+    """
+    idx = []
+    for c in np.unique(y_codes):
+        members = np.flatnonzero(y_codes == c)
+        k = max(1, int(np.floor(fraction * members.size)))
+        idx.append(rng.choice(members, size=k, replace=False))
+    return np.sort(np.concatenate(idx))
+
+
+class StabilitySelection(SelectorMixin, BaseEstimator):
+    """Stability selection: selection frequencies of a sparse learner over subsamples.
+
+    For each of ``n_bootstraps`` subsamples of half of the data (drawn without
+    replacement, stratified by class for classification targets) the sparse
+    learner is fitted for every value of a grid of regularisation parameters,
+    and every feature with a non-zero weight has its counter incremented
+    (thesis algorithm 2). ``stability_scores_`` holds the selection
+    frequencies per grid value, ``scores_`` their maximum over the grid
+    (Meinshausen and Buhlmann's stability path maximum), and ``get_support()``
+    the features with ``scores_ >= threshold``.
+
+    Parameters
+    ----------
+    learner : {"lasso", "logistic", "lpboost"}, default="lasso"
+        ``"lasso"``: :func:`sklearn.linear_model.lasso_path` (definition
+        2.4.3) on centred, standardised features; the grid is
+        ``alpha_max * ratios`` with ``alpha_max = max |Z'y| / m``.
+        ``"logistic"``: l1-regularised logistic regression (eq. 3.2,
+        ``LogisticRegression(l1_ratio=1, solver="liblinear")``), grid
+        ``C = l1_min_c / ratios``. ``"lpboost"``: :class:`fscompbio.prediction.LPBoost`'s
+        linear program (eq. 3.4) with single features as weak learners, grid
+        ``nus``. ``ratios = geomspace(1, lambda_min_ratio, n_lambdas + 1)[1:]``
+        (the empty model at ratio 1 is left out). Multiclass targets: one
+        one-vs-rest problem per class, a feature counts if any selects it.
+    n_bootstraps : int, default=100
+        Number of subsamples (thesis: 1000).
+    sample_fraction : float in (0, 1), default=0.5
+        Size of each subsample as a fraction of the samples.
+    n_lambdas : int, default=5
+        Grid size for lasso and logistic.
+    lambda_min_ratio : float in (0, 1), default=0.1
+        Smallest regularisation as a fraction of the one that selects nothing.
+    nus : array-like of float in (0, 1], default=(0.6, 0.7, 0.8, 0.9, 1.0)
+        The LPBoost grid: cap ``D = 1 / (nu m)`` (raised to the smallest
+        feasible cap if needed). Larger ``nu`` = sparser.
+    threshold : float in (0.5, 1], default=0.6
+        ``pi_thr``: the support is ``scores_ >= threshold``.
+    random_state : int, RandomState instance or None, default=None
+        Subsampling (and the logistic solver's seed).
+
+    Attributes
+    ----------
+    stability_scores_ : ndarray of shape (n_lambdas, n_features_in_)
+        Selection frequency of every feature at every grid value.
+    lambdas_ : ndarray of shape (n_lambdas,)
+        The grid: lasso ``alpha``, logistic ``C`` or LPBoost ``nu``, from the
+        strongest to the weakest regularisation.
+    scores_ : ndarray of shape (n_features_in_,)
+        ``max`` over the grid of ``stability_scores_``.
+    ranking_ : ndarray of shape (n_features_in_,)
+        1 = best; ties of ``scores_`` are broken by the mean frequency over
+        the grid, then by the lower index.
+    q_ : float
+        Mean number of features selected per subsample over the whole grid
+        (the size of the union over the grid), Meinshausen and Buhlmann's ``q_Lambda``.
+    expected_false_selections_ : float
+        The bound of eq. 2.7, ``E(V) <= q^2 / ((2 pi_thr - 1) p)``.
+    subsamples_ : ndarray of shape (n_bootstraps, subsample size), int
+        The drawn subsamples (for auditing).
+    n_features_in_ : int
+
+    References
+    ----------
+    Meinshausen and Buhlmann (2010). Stability selection. JRSS B 72:417-473.
+    """
+
+    _parameter_constraints: dict = {
+        "learner": [StrOptions({"lasso", "logistic", "lpboost"})],
+        "n_bootstraps": [Interval(Integral, 1, None, closed="left")],
+        "sample_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "n_lambdas": [Interval(Integral, 1, None, closed="left")],
+        "lambda_min_ratio": [Interval(Real, 0, 1, closed="neither")],
+        "nus": ["array-like"],
+        "threshold": [Interval(Real, 0.5, 1, closed="right")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        learner="lasso",
+        n_bootstraps=100,
+        sample_fraction=0.5,
+        n_lambdas=5,
+        lambda_min_ratio=0.1,
+        nus=(0.6, 0.7, 0.8, 0.9, 1.0),
+        threshold=0.6,
+        random_state=None,
+    ):
+        self.learner = learner
+        self.n_bootstraps = n_bootstraps
+        self.sample_fraction = sample_fraction
+        self.n_lambdas = n_lambdas
+        self.lambda_min_ratio = lambda_min_ratio
+        self.nus = nus
+        self.threshold = threshold
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Run the subsamples and count the selections.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,)
+            Class labels (any learner) or real values (lasso only).
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=self.learner == "lasso")
+        rng = check_random_state(self.random_state)
+        m, n = X.shape
+        target = type_of_target(y)
+        classification = target in ("binary", "multiclass")
+        if self.learner != "lasso":
+            check_classification_targets(y)
+        if classification:
+            classes, codes = np.unique(y, return_inverse=True)
+            # one {-1,+1} target per one-vs-rest problem (a single one when binary)
+            Y = np.where(codes[:, None] == (np.arange(classes.size) if classes.size > 2 else [1]), 1.0, -1.0)
+        else:
+            codes = None
+            Y = y.astype(float)[:, None]
+        mean, sd = standardize(X)
+        Z = (X - mean) / sd
+        ratios = np.geomspace(1.0, self.lambda_min_ratio, self.n_lambdas + 1)[1:]
+        if self.learner == "lasso":
+            Yc = Y - Y.mean(axis=0)
+            alpha_max = float(np.max(np.abs(Z.T @ Yc)) / m)
+            if alpha_max <= 0:
+                alpha_max = 1.0  # constant target or features: nothing can be selected anyway
+            lambdas = alpha_max * ratios
+        elif self.learner == "logistic":
+            cmin = max(l1_min_c(Z, y, loss="log"), 1e-12)  # guard a degenerate (constant) design
+            lambdas = cmin / ratios
+        else:
+            nus = np.asarray(self.nus, dtype=float).ravel()
+            if nus.size == 0 or np.any(nus <= 0) or np.any(nus > 1):
+                raise ValueError(f"nus must be non-empty values in (0, 1]; got {self.nus!r}")
+            lambdas = np.sort(nus)[::-1]  # strongest regularisation (sparsest) first
+        counts = np.zeros((lambdas.size, n))
+        union_sizes = np.zeros(self.n_bootstraps)
+        subs = []
+        lp_cache = {}
+        seed = rng.randint(2**31 - 1)
+        for b in range(self.n_bootstraps):
+            if codes is not None:
+                idx = _subsample(rng, codes, self.sample_fraction)
+            else:
+                k = max(2, int(np.floor(self.sample_fraction * m)))
+                idx = np.sort(rng.choice(m, size=min(k, m), replace=False))
+            subs.append(idx)
+            sel = self._select_subsample(Z[idx], Y[idx], y[idx], lambdas, seed, lp_cache)  # (n_lambdas, n) bool
+            counts += sel
+            union_sizes[b] = np.count_nonzero(sel.any(axis=0))
+        freqs = counts / self.n_bootstraps
+        self.stability_scores_ = freqs
+        self.lambdas_ = lambdas
+        self.scores_ = freqs.max(axis=0)
+        self.ranking_ = ranking_from_scores(self.scores_, freqs.mean(axis=0))
+        self.q_ = float(union_sizes.mean())
+        self.expected_false_selections_ = self.q_**2 / ((2.0 * self.threshold - 1.0) * n)
+        lengths = {s.size for s in subs}
+        self.subsamples_ = np.vstack(subs) if len(lengths) == 1 else np.array(subs, dtype=object)
+        return self
+
+    def _select_subsample(self, Zs, Ys, ys, lambdas, seed, lp_cache):
+        """Boolean (n_lambdas, n) selection of one subsample."""
+        n = Zs.shape[1]
+        # re-standardise on the subsample (constant columns stay zero)
+        mu, sd = standardize(Zs)
+        Zs = (Zs - mu) / sd
+        sel = np.zeros((lambdas.size, n), dtype=bool)
+        if self.learner == "lasso":
+            Yc = Ys - Ys.mean(axis=0)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                for t in range(Yc.shape[1]):
+                    _, coefs, _ = lasso_path(Zs, Yc[:, t], alphas=lambdas)
+                    sel |= (coefs != 0).T
+        elif self.learner == "logistic":
+            for i, C in enumerate(lambdas):
+                clf = LogisticRegression(l1_ratio=1, solver="liblinear", C=C, random_state=seed)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    clf.fit(Zs, ys)
+                sel[i] = np.any(clf.coef_ != 0, axis=0)
+        else:
+            ms = Zs.shape[0]
+            key = (ms, 2 * n)
+            if key not in lp_cache:
+                lp_cache[key] = PrimalLP(ms, 2 * n)
+            lp = lp_cache[key]
+            H = np.hstack([Zs, -Zs])
+            for t in range(Ys.shape[1]):
+                yt = Ys[:, t]
+                for i, nu in enumerate(lambdas):
+                    cap = feasible_cap(yt, 1.0 / (nu * ms))
+                    a = lp.solve(H, yt, cap)[0]
+                    sel[i] |= (a[:n] + a[n:]) > 1e-8  # weights below solver tolerance count as zero
+        return sel
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.scores_ >= self.threshold
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
