@@ -134,3 +134,18 @@ def test_summary_and_registry():
     assert [v[0] for v in PAPER_TABLE1.values()] == [67.20, 71.46, 71.81, 72.75, 75.28]
     with pytest.raises(ValueError, match="approach must be one of"):
         make_approach("svm")
+
+
+def test_label_correlations_match_corrcoef():
+    from fscompbio.evaluation._cleavage import label_correlations, support_vector_correlations
+
+    X, y, _ = _planted(n_seq=30, d=6)
+    X[:, 5] = 3.0  # constant column
+    r = label_correlations(X, y)
+    for j in range(5):
+        assert r[j] == pytest.approx(np.corrcoef(X[:, j], y)[0, 1])
+    assert r[5] == 0.0
+    res = support_vector_correlations(X, y, max_per_class=30, random_state=0)
+    assert set(res["support"]) <= set(res["train_index"])
+    assert res["corr_sv"].shape == (6,)
+    assert r[0] > 0.1 and res["corr_all"][0] == pytest.approx(r[0])
