@@ -12,6 +12,12 @@ report: "report/workflow.rst"
 
 
 include: "rules/common.smk"
+
+
+wildcard_constraints:
+    dataset="[a-z0-9_]+",
+
+
 include: "rules/datasets.smk"
 include: "rules/figures.smk"
 

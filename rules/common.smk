@@ -13,7 +13,7 @@ FINAL_OUTPUTS = []
 
 
 def final_outputs():
-    """The targets of `rule all`: every figure and table of the enabled stages."""
+    """The default targets: every figure and table of the enabled stages."""
     return FINAL_OUTPUTS
 
 
@@ -33,7 +33,3 @@ def caption(name):
 
 
 SYNTHETIC = config["datasets"]["synthetic"]
-
-
-wildcard_constraints:
-    dataset="[a-z0-9_]+",

@@ -176,6 +176,9 @@ def gamma_grid(X=None, *, n_widths=7, low=-1.0, high=1.0, median=None):
 # --------------------------------------------------------------------------
 # Centring, alignment, HSIC
 # --------------------------------------------------------------------------
+_ROUNDOFF = 1e-10  # relative size below which a centred kernel is taken as exactly zero
+
+# --------------------------------------------------------------------------
 def center(K):
     """Centre a kernel matrix: ``H K H`` with ``H = I - 11^T / m``, in O(m^2).
 
@@ -224,6 +227,9 @@ def alignment(K, L, *, centered=True):
     Kc = center(K) if centered else K
     k_norm = np.sqrt(np.einsum("...ij,...ij->...", Kc, Kc))
     l_norm = np.sqrt(np.einsum("ij,ij->", Lc, Lc))
+    # a centred kernel that is round-off of a constant kernel counts as zero
+    k_norm = np.where(k_norm > _ROUNDOFF * np.sqrt(np.einsum("...ij,...ij->...", K, K)), k_norm, 0.0)
+    l_norm = l_norm if l_norm > _ROUNDOFF * np.sqrt(np.einsum("ij,ij->", L, L)) else 0.0
     denom = k_norm * l_norm
     with np.errstate(invalid="ignore", divide="ignore"):
         a = np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)

@@ -46,16 +46,19 @@ def load_dataset(path):
     """
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            missing = [k for k in _KEYS if k not in z.files]
-            if missing:
-                raise ValueError(f"{path}: missing arrays {missing}; expected {list(_KEYS)}")
-            X, y = z["X"], z["y"]
-            names, relevant = z["feature_names"], z["relevant"]
-            task = str(z["task"])
-            name = str(z["name"]) if "name" in z.files else path.stem
-    except (OSError, EOFError) as exc:  # not a zip/npz file
+        z = np.load(path, allow_pickle=False)
+        if not isinstance(z, np.lib.npyio.NpzFile):
+            raise ValueError("a single array, not an .npz archive")
+    except (OSError, EOFError, ValueError) as exc:  # not a zip/npz file
         raise ValueError(f"{path}: not a readable .npz data set ({exc})") from exc
+    with z:
+        missing = [k for k in _KEYS if k not in z.files]
+        if missing:
+            raise ValueError(f"{path}: missing arrays {missing}; expected {list(_KEYS)}")
+        X, y = z["X"], z["y"]
+        names, relevant = z["feature_names"], z["relevant"]
+        task = str(z["task"])
+        name = str(z["name"]) if "name" in z.files else path.stem
     if X.ndim != 2:
         raise ValueError(f"{path}: X must be 2-D (samples x features); got shape {X.shape}")
     n, d = X.shape
@@ -68,7 +71,7 @@ def load_dataset(path):
     bad = np.argwhere(~np.isfinite(X))
     if bad.size:
         i, j = bad[0]
-        raise ValueError(f"{path}: X has {len(bad)} non-finite values, first at sample {i}, feature {names[j]!r}")
+        raise ValueError(f"{path}: X has {len(bad)} non-finite values, first at sample {i}, feature {str(names[j])!r}")
     if task not in TASKS:
         raise ValueError(f"{path}: task must be one of {TASKS}; got {task!r}")
     if relevant.ndim != 1 or (relevant.size and (relevant.min() < 0 or relevant.max() >= d)):

@@ -1,0 +1,213 @@
+"""The synthetic generators: determinism, shapes, relevant features, class balance, the recipes."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from fscompbio.datasets import DATASETS, load_csv_dataset, load_dataset, make_dataset, save_dataset
+from fscompbio.kernels import alignment, gaussian_kernel, label_kernel, median_distance
+from fscompbio.plots.spine import THESIS_TABLE3_1
+
+SHAPES = {
+    "fake_class": (300, 200, 10),
+    "linear_zhang_feature_noise": (300, 200, 10),
+    "linear_zhang_sample_noise": (300, 200, 10),
+    "linear_weston": (300, 200, 10),
+    "nonlinear_weston": (300, 200, 10),
+    "xor": (300, 200, 2),
+    "linear_weston_100": (300, 100, 5),
+    "nonlinear_weston_100": (300, 100, 5),
+    "xor_100": (300, 100, 2),
+    "xor_d": (1000, 200, 2),
+    "additive": (200, 1004, 4),
+    "nonadditive": (200, 1003, 3),
+    "sine": (200, 1001, 1),
+    "spiral": (200, 1002, 2),
+}
+CLASSIFICATION = [n for n, s in DATASETS.items() if s.task == "binary"]
+
+
+def test_registry_has_exactly_the_documented_names():
+    assert set(DATASETS) == set(SHAPES)
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_shape_relevant_and_determinism(name):
+    n, d, k = SHAPES[name]
+    a = make_dataset(name, random_state=7)
+    b = make_dataset(name, random_state=7)
+    c = make_dataset(name, random_state=8)
+    assert a.X.shape == (n, d) and a.y.shape == (n,)
+    np.testing.assert_array_equal(a.relevant, np.arange(k))
+    assert a.X.tobytes() == b.X.tobytes() and a.y.tobytes() == b.y.tobytes()
+    assert not np.array_equal(a.X, c.X)
+    assert np.all(np.isfinite(a.X))
+    if a.task == "binary":
+        assert set(np.unique(a.y)) == {-1, 1}
+    else:
+        assert a.task == "regression" and a.y.dtype == np.float64
+
+
+def test_size_overrides_and_errors():
+    ds = make_dataset("xor", random_state=0, n_samples=50, n_features=7)
+    assert ds.X.shape == (50, 7) and ds.feature_names.tolist()[-1] == "x6"
+    with pytest.raises(ValueError, match="unknown dataset 'xorr'"):
+        make_dataset("xorr")
+    with pytest.raises(ValueError, match="n_features must be >= 10"):
+        make_dataset("linear_weston", n_features=5)
+
+
+@pytest.mark.parametrize("name", CLASSIFICATION)
+def test_class_balance_is_binomial_half(name):
+    """Labels are +-1 with probability 1/2: counts over 20 seeds pass a binomial test."""
+    pos = sum(int(np.sum(make_dataset(name, random_state=s).y == 1)) for s in range(20))
+    n = 20 * SHAPES[name][0]
+    assert stats.binomtest(pos, n, 0.5).pvalue > 1e-3
+
+
+def test_thesis_table3_1_is_consistent_with_fair_labels():
+    """Thesis table 3.1 is one draw of 300 with p = 1/2 (its non-linear Weston row is a typo)."""
+    for name, (pos, neg) in THESIS_TABLE3_1.items():
+        assert stats.binomtest(pos, 300, 0.5).pvalue > 0.01
+        ours = make_dataset(name, random_state=0).y
+        # our proportions lie in the same 99.9% binomial band as the thesis'
+        lo, hi = stats.binom.ppf([0.0005, 0.9995], 300, 0.5)
+        assert lo <= np.sum(ours == 1) <= hi and lo <= pos <= hi
+    assert sum(THESIS_TABLE3_1["nonlinear_weston"]) != 300  # the documented typo
+
+
+def test_linear_zhang_relevant_features_shift_with_class():
+    ds = make_dataset("linear_zhang_sample_noise", random_state=1, n_samples=20000)
+    ok = np.ones(ds.n_samples, bool)
+    diff = ds.X[ok & (ds.y == 1), :10].mean(0) - ds.X[ok & (ds.y == -1), :10].mean(0)
+    np.testing.assert_allclose(diff, 0.5, atol=0.15)  # N(+0.25) vs N(-0.25)
+    noise_diff = ds.X[ds.y == 1, 10:].mean(0) - ds.X[ds.y == -1, 10:].mean(0)
+    assert np.abs(noise_diff).max() < 0.15
+    # 5% outlier samples: about 5% of rows have every feature's sd near 10
+    row_sd = ds.X[:, 10:].std(axis=1)
+    assert np.mean(row_sd > 5) == pytest.approx(0.05, abs=0.005)
+
+
+def test_linear_zhang_feature_noise_outliers():
+    ds = make_dataset("linear_zhang_feature_noise", random_state=2, n_samples=4000)
+    big = np.abs(ds.X[:, :10]) > 5  # N(., 1) almost never exceeds 5; N(., 100) often does
+    assert 0.02 < big.mean() < 0.05  # 5% outliers, of which P(|N(0, 10^2)| > 5) = 62% are big
+    assert np.abs(ds.X[:, 10:]).max() < 6
+
+
+def test_linear_weston_recipe():
+    ds = make_dataset("linear_weston", random_state=3, n_samples=20000)
+    z = ds.X[:, :10] * ds.y[:, None]  # y x_i = N(i, 1) when the group carries signal
+    means = z.mean(0)
+    expected = np.r_[0.7 * np.arange(1, 6), 0.3 * np.arange(1, 6)]
+    np.testing.assert_allclose(means, expected, atol=0.05)
+    assert ds.X[:, 10:].std() == pytest.approx(20, rel=0.02)
+
+
+def test_nonlinear_weston_class_means_coincide_but_kernel_separates():
+    ds = make_dataset("nonlinear_weston", random_state=4, n_samples=20000)
+    diff = ds.X[ds.y == 1, :10].mean(0) - ds.X[ds.y == -1, :10].mean(0)
+    assert np.abs(diff).max() < 0.15  # symmetric mixtures: linear, mean-based selectors fail
+    small = make_dataset("nonlinear_weston", random_state=4)
+    L = label_kernel(small.y)
+    Xr, Xn = small.X[:, :10], small.X[:, 10:20]
+    a_rel = alignment(gaussian_kernel(Xr, sigma=median_distance(Xr)), L)
+    a_noise = alignment(gaussian_kernel(Xn, sigma=median_distance(Xn)), L)
+    assert a_rel > 0.08 and a_rel > 5 * abs(a_noise)
+
+
+def test_xor_labels():
+    ds = make_dataset("xor", random_state=5)
+    np.testing.assert_array_equal(ds.y, np.where(ds.X[:, 0] * ds.X[:, 1] > 0, 1, -1))
+
+
+@pytest.mark.parametrize(
+    "name, f",
+    [
+        ("additive", lambda X: -2 * np.sin(2 * X[:, 0]) + X[:, 1] ** 2 + X[:, 2] + np.exp(-X[:, 3])),
+        ("nonadditive", lambda X: X[:, 0] * np.exp(2 * X[:, 1]) + X[:, 2] ** 2),
+        ("sine", lambda X: np.sin(2 * np.pi * X[:, 0])),
+    ],
+)
+def test_regression_equations(name, f):
+    """Seed 002 eqs. 4.18-4.20: the residual is the documented noise."""
+    ds = make_dataset(name, random_state=6, n_samples=5000)
+    resid = ds.y - f(ds.X)
+    assert resid.mean() == pytest.approx(0, abs=0.05)
+    assert resid.std() == pytest.approx(0.1 if name == "sine" else 1.0, rel=0.05)
+
+
+def test_spiral_equation():
+    ds = make_dataset("spiral", random_state=6, n_samples=5000)
+    r = ds.X[:, 0] - ds.y * np.sin(ds.y)
+    assert r.std() == pytest.approx(1.0, rel=0.05)
+    assert ds.y.min() >= 0 and ds.y.max() <= 20
+
+
+def test_npz_round_trip(tmp_path):
+    ds = make_dataset("nonlinear_weston_100", random_state=0)
+    path = tmp_path / "d.npz"
+    save_dataset(ds, path)
+    back = load_dataset(path)
+    assert back.X.tobytes() == ds.X.tobytes()
+    np.testing.assert_array_equal(back.y, ds.y)
+    np.testing.assert_array_equal(back.relevant, ds.relevant)
+    assert back.task == "binary" and back.name == "nonlinear_weston_100"
+    assert list(back.feature_names[:2]) == ["x0", "x1"]
+
+
+def _write(path, **arrays):
+    base = dict(X=np.zeros((3, 2)), y=np.array([1, -1, 1]), feature_names=np.array(["a", "b"]),
+                relevant=np.array([0]), task=np.array("binary"))
+    base.update(arrays)
+    np.savez(path, **{k: v for k, v in base.items() if v is not None})
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ({"task": None}, "missing arrays \\['task'\\]"),
+        ({"y": np.array([1, -1])}, "y has shape"),
+        ({"X": np.array([[0.0, np.nan], [1, 1], [2, 2]])}, "non-finite values, first at sample 0, feature 'b'"),
+        ({"relevant": np.array([5])}, "relevant indices must lie in \\[0, 2\\)"),
+        ({"task": np.array("ranking")}, "task must be one of"),
+        ({"y": np.array([0, 1, 1])}, "binary task needs labels"),
+    ],
+)
+def test_load_dataset_errors_name_the_file(tmp_path, override, message):
+    path = tmp_path / "bad.npz"
+    _write(path, **override)
+    with pytest.raises(ValueError, match=message) as err:
+        load_dataset(path)
+    assert "bad.npz" in str(err.value)
+
+
+def test_load_dataset_rejects_non_npz(tmp_path):
+    path = tmp_path / "x.npz"
+    path.write_text("not a zip")
+    with pytest.raises(ValueError, match="x.npz"):
+        load_dataset(path)
+
+
+def test_load_csv_dataset(tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text("sample_id,label,g1,g2\ns1,TB,1.0,2.0\ns2,HEALTHY,0.5,1.0\ns3,TB,0.1,0.2\n")
+    ds = load_csv_dataset(path)
+    assert ds.task == "binary" and ds.y.tolist() == [1, -1, 1]  # sorted labels: 'TB' > 'HEALTHY' is +1
+    assert ds.feature_names.tolist() == ["g1", "g2"]
+    assert load_csv_dataset(path, positive_label="HEALTHY").y.tolist() == [-1, 1, -1]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("sample_id,label,g1\ns1,TB,1.0\ns2,HEALTHY,\n")
+    with pytest.raises(ValueError, match="row 3, column 'g1'"):
+        load_csv_dataset(bad)
+
+
+def test_load_csv_dataset_on_shared_expression_data():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "expression" / "colon.csv.gz"
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    ds = load_csv_dataset(path)
+    assert ds.X.shape == (62, 2000) and ds.task == "binary"
+    assert sorted(np.bincount((ds.y + 1) // 2).tolist()) == [22, 40]
