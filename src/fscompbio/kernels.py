@@ -222,9 +222,10 @@ def alignment(K, L, *, centered=True):
     if K.shape[-2:] != L.shape:
         raise ValueError(f"K {K.shape} and L {L.shape} must be on the same samples")
     Lc = center(L) if centered else L
-    # <HKH, HLH> = <K, HLH> since H is idempotent and symmetric: centre only L
-    num = np.tensordot(K, Lc, axes=([-2, -1], [0, 1]))
     Kc = center(K) if centered else K
+    # <HKH, HLH> equals <K, HLH>, but the centred product avoids cancellation
+    # when K is nearly constant
+    num = np.tensordot(Kc, Lc, axes=([-2, -1], [0, 1]))
     k_norm = np.sqrt(np.einsum("...ij,...ij->...", Kc, Kc))
     l_norm = np.sqrt(np.einsum("ij,ij->", Lc, Lc))
     # a centred kernel that is round-off of a constant kernel counts as zero
