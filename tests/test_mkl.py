@@ -9,6 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fscompbio.kernels import gaussian_kernel
 from fscompbio.prediction import LPBoostMKL
+from fscompbio.prediction._lpboost import feasible_cap
 from fscompbio.prediction._mkl import _solve_lpboost_lp
 
 
@@ -19,11 +20,13 @@ def _xor(n, d, seed):
 
 
 def _dual_lp(H, y, D):
-    """Eq. 5.1 as printed: min beta s.t. sum_i u_i y_i H_ij <= beta, sum u = 1, 0 <= u <= D."""
+    """Eq. 5.1 with the bias' constraint: min beta s.t. sum_i u_i y_i H_ij <= beta, sum u = 1,
+    0 <= u <= D, sum u y = 0 (written out here independently of the package)."""
     m = H.shape[0]
     u = cp.Variable(m)
     beta = cp.Variable()
-    prob = cp.Problem(cp.Minimize(beta), [(y[:, None] * H).T @ u <= beta, cp.sum(u) == 1, u >= 0, u <= D])
+    cons = [(y[:, None] * H).T @ u <= beta, cp.sum(u) == 1, u >= 0, u <= D, y @ u == 0]
+    prob = cp.Problem(cp.Minimize(beta), cons)
     prob.solve(solver="HIGHS")
     return prob.value
 
@@ -58,24 +61,29 @@ def test_weights_are_a_convex_combination():
     assert 1.0 / clf.lp_indices_.size <= clf.D_ <= 1.0
 
 
-def test_lp_primal_matches_printed_dual_and_u_is_capped():
+def test_lp_primal_matches_the_dual_of_eq_5_1():
     rng = np.random.default_rng(3)
     H = rng.uniform(-1, 1, size=(40, 12))
-    y = np.where(rng.random(40) > 0.5, 1.0, -1.0)
+    y = np.where(np.arange(40) % 2 == 0, 1.0, -1.0)
+    cache = {}
     for D in (1 / 40, 0.05, 0.2, 1.0):
-        a, u, obj = _solve_lpboost_lp(H, y, D)
+        a, b, obj = _solve_lpboost_lp(H, y, D, cache=cache)
         assert obj == pytest.approx(_dual_lp(H, y, D), abs=1e-6)
         assert np.all(a >= 0) and a.sum() == pytest.approx(1.0)
-        # the multipliers of the margin constraints are the u of eq. 5.1
-        assert u.sum() == pytest.approx(1.0, abs=1e-6)
-        assert np.all(u >= -1e-8) and np.all(u <= D + 1e-8)
+        # the returned (a, b) attains the objective: max over rho of rho - D sum_i (rho - margin_i)_+,
+        # a concave piecewise-linear function of rho whose maximum lies at one of the margins
+        margins = y * (H @ a + b)
+        best = max(r - D * np.maximum(r - margins, 0).sum() for r in margins)
+        assert obj == pytest.approx(best, abs=1e-6)
+    assert list(cache) == [(40, 12)]  # one canonicalised problem re-solved
 
 
 def test_lp_picks_the_perfect_learner():
     y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
     H = np.column_stack([y * 0.8, -y, np.ones(6)])  # learner 0 is perfect with margin 0.8
-    a, _, obj = _solve_lpboost_lp(H, y, 0.5)
+    a, b, obj = _solve_lpboost_lp(H, y, 0.5)
     np.testing.assert_allclose(a, [1.0, 0.0, 0.0], atol=1e-8)
+    assert b == pytest.approx(0.0, abs=1e-8)
     assert obj == pytest.approx(0.8, abs=1e-8)
 
 
@@ -89,8 +97,8 @@ def test_lp_picks_the_perfect_learner():
 def test_lp_weights_on_simplex_for_any_input(m, J, seed, nu):
     rng = np.random.default_rng(seed)
     H = rng.uniform(-1, 1, size=(m, J))
-    y = np.where(rng.random(m) > 0.5, 1.0, -1.0)
-    D = 1.0 / (nu * m)
+    y = np.where(rng.permutation(m) % 2 == 0, 1.0, -1.0)
+    D = max(1.0 / (nu * m), feasible_cap(y, 0.0))
     a, _, obj = _solve_lpboost_lp(H, y, D)
     assert np.all(a >= 0) and a.sum() == pytest.approx(1.0, abs=1e-12)
     assert obj == pytest.approx(_dual_lp(H, y, D), abs=1e-6)
@@ -129,6 +137,10 @@ def test_predict_is_majority_vote():
     share = clf.vote_share(X)
     pred = clf.predict(X)
     np.testing.assert_array_equal(pred == clf.classes_[1], share > 0.5)  # 5 members: no ties
+    # the score orders by votes first, then by mean margin
+    s, margin = clf.decision_function(X), clf.mean_margin(X)
+    order = np.lexsort((margin, share))
+    assert np.all(np.diff(s[order]) >= 0)
 
 
 @pytest.mark.parametrize(
@@ -150,6 +162,8 @@ def test_errors_name_the_parameter(params, y_kind, match):
         LPBoostMKL(**params).fit(X, y)
 
 
-def test_infeasible_cap_raises():
-    with pytest.raises(ValueError, match=r"D must be >= 1/m = 0.1"):
-        _solve_lpboost_lp(np.ones((10, 2)), np.ones(10), 0.05)
+def test_cap_below_feasible_is_raised():
+    y = np.r_[np.ones(2), -np.ones(8)]
+    H = np.column_stack([y, np.ones(10)])
+    a, _, _ = _solve_lpboost_lp(H, y, 0.01)  # 0.01 < 1/(2*2): raised to the smallest feasible cap
+    np.testing.assert_allclose(a, [1.0, 0.0], atol=1e-8)

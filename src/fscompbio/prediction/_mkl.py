@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
-import cvxpy as cp
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -21,28 +20,23 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, _fit_context, validate_data
 from ..kernels import gamma_grid, median_distance, sq_distances
+from ._lpboost import PrimalLP, feasible_cap
 
 __all__ = ["LPBoostMKL"]
 
 _CHUNK = 4096  # rows of X per block when evaluating weak learners (bounds memory)
 
 
-def _solve_lpboost_lp(H, y, D, *, solver="HIGHS"):
-    """Solve the LPBoost linear program (thesis eq. 5.1 / 3.4) over a generic H.
+def _solve_lpboost_lp(H, y, D, *, cache=None):
+    """Solve the LPBoost linear program over a generic weak-learner matrix ``H``.
 
-    The thesis writes LPBoost in its dual form (eq. 5.1)::
-
-        minimise beta  s.t.  sum_i u_i y_i H_ij <= beta  for every learner j,
-                             sum_i u_i = 1,  0 <= u_i <= D.
-
-    We solve the equivalent primal (eq. 3.4, Demiriz et al. 2002)::
-
-        maximise rho - D sum_i xi_i
-        s.t.     y_i sum_j a_j H_ij >= rho - xi_i,  xi >= 0,
-                 a >= 0,  sum_j a_j = 1,
-
-    whose optimal value equals the dual's beta, and whose multipliers of the
-    margin constraints are the dual sample weights u.
+    Reuses the chapter-3 solver :class:`fscompbio.prediction._lpboost.PrimalLP`
+    (the primal of eq. 3.4, built once per shape with cvxpy parameters and
+    re-solved): maximise ``rho - D sum_i xi_i`` subject to
+    ``y_i (sum_j a_j H_ij + b) >= rho - xi_i``, ``xi >= 0``, ``a >= 0``,
+    ``sum_j a_j = 1``. Its dual is eq. 5.1 (``min beta`` s.t.
+    ``sum_i u_i y_i H_ij <= beta``, ``sum_i u_i = 1``, ``0 <= u_i <= D``)
+    plus ``sum_i u_i y_i = 0`` from the bias ``b``, as in the chapter-3 LPBoost.
 
     Parameters
     ----------
@@ -51,39 +45,32 @@ def _solve_lpboost_lp(H, y, D, *, solver="HIGHS"):
     y : ndarray of shape (m,)
         Labels in {-1, +1}.
     D : float
-        The cap on the sample weights; needs ``D >= 1 / m`` to be feasible.
-    solver : str, default="HIGHS"
-        A cvxpy LP solver.
+        The cap on the sample weights; raised to the smallest feasible cap
+        (:func:`fscompbio.prediction._lpboost.feasible_cap`) if below it.
+    cache : dict, default=None
+        ``(m, J) -> PrimalLP``: pass the same dict to re-solve problems of one
+        shape without canonicalising them again.
 
     Returns
     -------
     a : ndarray of shape (J,)
         Weak-learner weights: non-negative and summing to one.
-    u : ndarray of shape (m,)
-        Dual sample weights (the u of eq. 5.1).
+    b : float
+        The bias.
     objective : float
-        The optimal ``rho - D sum xi`` (= beta of eq. 5.1).
+        The optimal ``rho - D sum xi`` (= beta of the dual).
     """
     H = np.asarray(H, dtype=float)
     y = np.asarray(y, dtype=float)
-    m, J = H.shape
-    if y.shape != (m,):
-        raise ValueError(f"y must have shape ({m},) to match H {H.shape}; got {y.shape}")
-    if not D * m >= 1.0 - 1e-12:
-        raise ValueError(f"D must be >= 1/m = {1.0 / m:.3g} for the LP to be feasible; got D={D!r}")
-    a = cp.Variable(J, nonneg=True)
-    xi = cp.Variable(m, nonneg=True)
-    rho = cp.Variable()
-    margin = (y[:, None] * H) @ a
-    constraints = [margin >= rho - xi, cp.sum(a) == 1]
-    problem = cp.Problem(cp.Maximize(rho - D * cp.sum(xi)), constraints)
-    problem.solve(solver=solver)
-    if problem.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
-        raise RuntimeError(f"the LPBoost LP did not solve (status {problem.status!r}, D={D!r})")
-    weights = np.maximum(np.asarray(a.value, dtype=float), 0.0)  # clip solver round-off below 0
-    weights /= weights.sum()  # exact simplex despite round-off
-    u = np.asarray(constraints[0].dual_value, dtype=float)
-    return weights, u, float(problem.value)
+    if y.shape != (H.shape[0],):
+        raise ValueError(f"y must have shape ({H.shape[0]},) to match H {H.shape}; got {y.shape}")
+    cache = {} if cache is None else cache
+    lp = cache.get(H.shape)
+    if lp is None:
+        lp = cache[H.shape] = PrimalLP(*H.shape)
+    a, b, _, objective = lp.solve(H, y, feasible_cap(y, D))
+    a = a / a.sum()  # exact simplex despite solver round-off (a >= 0 already clipped)
+    return a, b, objective
 
 
 def _balanced_indices(idx_by_class, k, rng):
@@ -166,12 +153,15 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         Weak learners seen by each ensemble member.
     estimators_weights_ : ndarray of shape (n_estimators, n_half)
         LP weights of each member (each row on the simplex).
+    estimators_intercepts_ : ndarray of shape (n_estimators,)
+        The bias ``b`` of each member's LP.
     weights_ : ndarray of shape (n_learners,)
         Mean LP weight of each weak learner over the ensemble (a convex
         combination: non-negative, summing to one).
     nu_ : float
     D_ : float
-        The chosen soft-margin parameter and cap ``D = 1 / (nu_ m)``.
+        The chosen soft-margin parameter and cap ``D = 1 / (nu_ m)`` (at
+        least the smallest feasible cap).
     cv_scores_ : ndarray of shape (len(nus),)
         Mean inner-CV balanced accuracy per ``nu`` (NaN when not run).
 
@@ -188,11 +178,15 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
 
         min beta  s.t.  sum_i u_i y_i h_ij <= beta,  sum_i u_i = 1,  0 <= u_i <= D,
 
-    solved in its primal form with cvxpy (see ``_solve_lpboost_lp``). Only
+    solved in its primal form with cvxpy by the chapter-3 LPBoost's solver
+    (``PrimalLP``; with a bias ``b``, so the dual also has ``sum_i u_i y_i =
+    0``: on the class-balanced LP sample this only centres the margins, and
+    a bias never changes the ranking of windows). Only
     kernels between the evaluated points and the ridge subsamples are ever
-    formed, never an all-by-all kernel. :meth:`decision_function` is the
-    ensemble's mean margin ``mean_k sum_j a_kj h_j(x)``, a continuous score
-    that ranks the windows of a sequence; :meth:`predict` is the majority vote.
+    formed, never an all-by-all kernel. :meth:`predict` is the majority vote;
+    :meth:`decision_function` is the vote with ties broken by the mean margin
+    (a continuous score that ranks the windows of a sequence and agrees with
+    the vote); :meth:`mean_margin` and :meth:`vote_share` give the two parts.
 
     References
     ----------
@@ -379,6 +373,7 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
 
         # choose nu (hence D) by inner CV of one LPBoost over all weak learners
         self.cv_scores_ = np.full(nus.size, np.nan)
+        cache = {}
         if nus.size > 1:
             folds = np.empty(m, dtype=int)
             for c in (-1.0, 1.0):
@@ -390,8 +385,8 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
                     tr, te = folds != f, folds == f
                     if not np.any(te) or np.unique(y_lp[tr]).size < 2:
                         continue
-                    a, _, _ = _solve_lpboost_lp(H[tr], y_lp[tr], max(1.0 / (nu * tr.sum()), 1.0 / tr.sum()))
-                    pred = np.where(H[te] @ a >= 0, 1.0, -1.0)
+                    a, b, _ = _solve_lpboost_lp(H[tr], y_lp[tr], 1.0 / (nu * tr.sum()), cache=cache)
+                    pred = np.where(H[te] @ a + b >= 0, 1.0, -1.0)
                     recalls = [np.mean(pred[y_lp[te] == c] == c) for c in (-1.0, 1.0) if np.any(y_lp[te] == c)]
                     scores.append(np.mean(recalls))
                 self.cv_scores_[ni] = np.mean(scores) if scores else np.nan
@@ -399,16 +394,18 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         else:
             best = 0
         self.nu_ = float(nus[best])
-        self.D_ = float(max(1.0 / (self.nu_ * m), 1.0 / m))
+        self.D_ = feasible_cap(y_lp, 1.0 / (self.nu_ * m))
 
         # the randomised ensemble: each member sees a random fraction of the weak learners
         n_half = max(1, int(round(self.learner_fraction * n_learners)))
         members = np.stack([np.sort(rng.choice(n_learners, size=n_half, replace=False)) for _ in range(self.n_estimators)])
         weights = np.empty(members.shape)
+        intercepts = np.empty(self.n_estimators)
         for e, cols in enumerate(members):
-            weights[e], _, _ = _solve_lpboost_lp(H[:, cols], y_lp, self.D_)
+            weights[e], intercepts[e], _ = _solve_lpboost_lp(H[:, cols], y_lp, self.D_, cache=cache)
         self.estimators_learners_ = members
         self.estimators_weights_ = weights
+        self.estimators_intercepts_ = intercepts
         full = np.zeros((self.n_estimators, n_learners))
         np.put_along_axis(full, members, weights, axis=1)
         self.weights_ = full.mean(axis=0)
@@ -442,10 +439,18 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         H = self._raw_outputs(X, active)
         full = np.zeros((self.n_estimators, self.weights_.size))
         np.put_along_axis(full, self.estimators_learners_, self.estimators_weights_, axis=1)
-        return H @ full.T  # (n_samples, n_estimators)
+        return H @ full.T + self.estimators_intercepts_  # (n_samples, n_estimators)
 
     def decision_function(self, X):
-        """Mean ensemble margin ``mean_k sum_j a_kj h_j(x)``; > 0 favours ``classes_[1]``.
+        """The ensemble's vote, with ties broken by the mean margin; > 0 iff the prediction is ``classes_[1]``.
+
+        ``score = (2 v - 1) + tanh(mean margin) / (n_estimators + 1)``, where
+        ``v`` is the share of members voting for ``classes_[1]`` and the mean
+        margin is ``mean_k (sum_j a_kj h_j(x) + b_k)``. The second term is
+        smaller than half the step between two vote shares, so the score
+        orders samples by votes first and by mean margin among equal votes:
+        a continuous score that ranks the windows of a sequence and agrees
+        with the majority vote of :meth:`predict`.
 
         Parameters
         ----------
@@ -454,6 +459,20 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
+        """
+        F = self._margins(X)
+        return (2.0 * (F > 0).mean(axis=1) - 1.0) + np.tanh(F.mean(axis=1)) / (self.n_estimators + 1)
+
+    def mean_margin(self, X):
+        """Mean ensemble margin ``mean_k (sum_j a_kj h_j(x) + b_k)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        margin : ndarray of shape (n_samples,)
         """
         return self._margins(X).mean(axis=1)
 
@@ -471,7 +490,7 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         return (self._margins(X) > 0).mean(axis=1)
 
     def predict(self, X):
-        """Majority vote of the ensemble (ties broken by the mean margin's sign).
+        """Majority vote of the ensemble (a tie goes by the sign of the mean margin).
 
         Parameters
         ----------
@@ -481,10 +500,8 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
-        F = self._margins(X)
-        share = (F > 0).mean(axis=1)
-        positive = np.where(share == 0.5, F.mean(axis=1) > 0, share > 0.5)
-        return self.classes_[positive.astype(int)]
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
