@@ -4,11 +4,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from fscompbio.evaluation._cleavage import (
     APPROACHES,
     PAPER_TABLE1,
     RandSelMKL,
+    SelectThenSVM,
     balanced_subsample,
     cleavage_accuracy,
     cross_validate_cleavage,
@@ -18,7 +22,7 @@ from fscompbio.evaluation._cleavage import (
     summarise_accuracy,
 )
 from fscompbio.prediction import LPBoostMKL
-from fscompbio.selection import RandSel
+from fscompbio.selection import CorrelationSelector, RandSel
 
 
 def _planted(n_seq=60, n_win=39, d=8, shift=1.5, seed=0):
@@ -149,3 +153,31 @@ def test_label_correlations_match_corrcoef():
     assert set(res["support"]) <= set(res["train_index"])
     assert res["corr_sv"].shape == (6,)
     assert r[0] > 0.1 and res["corr_all"][0] == pytest.approx(r[0])
+
+
+@parametrize_with_checks(
+    [
+        SelectThenSVM(selector=CorrelationSelector(n_features_to_select=2)),
+        RandSelMKL(selector=RandSel(n_subsets=10, batch_size=10, subsample=1.0), mkl=LPBoostMKL(n_estimators=2, nus=(0.5,), n_widths=1)),
+    ]
+)
+def test_approaches_are_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+class _Nothing(SelectorMixin, BaseEstimator):
+    """Selects no feature (as stability selection may), ranking feature 3 best."""
+
+    def fit(self, X, y):
+        self.ranking_ = np.r_[2, 3, 4, 1, 5, 6, 7, 8]
+        return self
+
+    def _get_support_mask(self):
+        return np.zeros(8, dtype=bool)
+
+
+def test_select_then_svm_falls_back_to_the_top_ranked():
+    X, y, _ = _planted(n_seq=10, d=8)
+    model = SelectThenSVM(selector=_Nothing(), min_features=2).fit(X, y)
+    np.testing.assert_array_equal(model.support_, [0, 3])
+    assert model.decision_function(X).shape == (X.shape[0],)

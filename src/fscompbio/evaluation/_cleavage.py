@@ -13,8 +13,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import GroupKFold
-from sklearn.pipeline import Pipeline
 from sklearn.svm import SVC
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -31,6 +31,7 @@ __all__ = [
     "summarise_accuracy",
     "make_approach",
     "RandSelMKL",
+    "SelectThenSVM",
     "label_correlations",
     "support_vector_correlations",
 ]
@@ -301,6 +302,10 @@ class RandSelMKL(ClassifierMixin, BaseEstimator):
 
         X, y = validate_data(self, X, y)
         rng = check_random_state(self.random_state)
+        check_classification_targets(y)
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
+        if y_type != "binary":
+            raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
         self.classes_ = np.unique(y)
         seed_sel, seed_mkl = rng.randint(np.iinfo(np.int32).max, size=2)
         sel = clone(self.selector) if self.selector is not None else RandSel(balanced=True)
@@ -335,6 +340,82 @@ class RandSelMKL(ClassifierMixin, BaseEstimator):
         return tags
 
 
+class SelectThenSVM(ClassifierMixin, BaseEstimator):
+    """A feature selector followed by a Gaussian SVM on the selected features.
+
+    Parameters
+    ----------
+    selector : estimator, default=None
+        A ``SelectorMixin`` with ``get_support()`` and ``ranking_`` (or
+        ``scores_``); ``None`` selects every feature.
+    svm : estimator, default=None
+        ``None`` means ``SVC(kernel="rbf", C=1.0, gamma="scale")`` (thesis 4.3: C = 1).
+    min_features : int, default=1
+        If the selector keeps fewer features (stability selection can keep
+        none), its top ``min_features`` by ``ranking_`` are used instead.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the selector.
+
+    Attributes
+    ----------
+    selector_, svm_ : the fitted clones
+    support_ : ndarray of int
+        The features the SVM uses.
+    classes_ : ndarray of shape (2,)
+    """
+
+    _parameter_constraints: dict = {
+        "selector": [HasMethods(["fit", "get_support"]), None],
+        "svm": [HasMethods(["fit", "decision_function"]), None],
+        "min_features": [Integral],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, *, selector=None, svm=None, min_features=1, random_state=None):
+        self.selector = selector
+        self.svm = svm
+        self.min_features = min_features
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Fit the selector, then the SVM on the selected columns."""
+        X, y = validate_data(self, X, y)
+        rng = check_random_state(self.random_state)
+        self.classes_ = np.unique(y)
+        if self.selector is None:
+            self.selector_ = None
+            support = np.arange(X.shape[1])
+        else:
+            sel = clone(self.selector)
+            if "random_state" in sel.get_params():
+                sel.set_params(random_state=int(rng.randint(np.iinfo(np.int32).max)))
+            self.selector_ = sel.fit(X, y)
+            support = np.flatnonzero(self.selector_.get_support())
+            k = max(1, int(self.min_features))
+            if support.size < k:
+                ranking = getattr(self.selector_, "ranking_", None)
+                if ranking is None:
+                    ranking = np.argsort(np.argsort(-np.asarray(self.selector_.scores_), kind="stable"), kind="stable")
+                support = np.sort(np.argsort(np.asarray(ranking), kind="stable")[:k])
+        self.support_ = support
+        self.svm_ = clone(self.svm) if self.svm is not None else SVC(kernel="rbf", C=1.0, gamma="scale")
+        self.svm_.fit(X[:, support], y)
+        return self
+
+    def decision_function(self, X):
+        """The SVM's decision function on the selected features."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False)
+        return self.svm_.decision_function(X[:, self.support_])
+
+    def predict(self, X):
+        """The SVM's prediction on the selected features."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False)
+        return self.svm_.predict(X[:, self.support_])
+
+
 def _svm(params):
     return SVC(kernel="rbf", C=float(params.get("C", 1.0)), gamma=params.get("gamma", "scale"))
 
@@ -364,19 +445,19 @@ def make_approach(name, params=None):
     svm = _svm(params.get("svm", {}))
     sel_kw = dict(params.get("selector", {}))
     if name == "original":
-        return svm
+        return SelectThenSVM(svm=svm)
     if name == "stability":
         from ..selection import StabilitySelection
 
-        return Pipeline([("select", StabilitySelection(learner="logistic", **sel_kw)), ("svm", svm)])
+        return SelectThenSVM(selector=StabilitySelection(**{"learner": "logistic", **sel_kw}), svm=svm)
     if name == "rfe":
         from ..selection import KernelRFE
 
-        return Pipeline([("select", KernelRFE(**sel_kw)), ("svm", svm)])
+        return SelectThenSVM(selector=KernelRFE(**sel_kw), svm=svm)
     if name == "randsel":
         from ..selection import RandSel
 
-        return Pipeline([("select", RandSel(**{"balanced": True, **sel_kw})), ("svm", svm)])
+        return SelectThenSVM(selector=RandSel(**{"balanced": True, **sel_kw}), svm=svm)
     if name == "randsel_mkl":
         from ..prediction import LPBoostMKL
         from ..selection import RandSel
