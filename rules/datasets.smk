@@ -1,17 +1,32 @@
-# Synthetic data sets (thesis appendix A.3, seeds 002 and 003) in the one .npz format.
+# Data sets in the one .npz format: the synthetic sets (thesis appendix A.3, seeds 002 and 003) and the
+# CSV matrices named in config["datasets"]["csv"] (real data, or yours).
+
+
+def dataset_source(wildcards):
+    """The CSV behind a configured real data set (none for a synthetic one)."""
+    entry = config["datasets"]["csv"].get(wildcards.dataset)
+    return [repo_path(entry["path"])] if entry else []
 
 
 rule dataset:
+    input:
+        dataset_source,
     output:
         "results/datasets/{dataset}.npz",
     log:
         "logs/datasets/{dataset}.log",
     params:
         seed=lambda wc: derive_seed(config["seed"], "dataset", wc.dataset),
+        csv=lambda wc: config["datasets"]["csv"].get(wc.dataset),
     conda:
         "../envs/datasets.yaml"
     script:
         "../scripts/make_dataset.py"
 
 
-FINAL_OUTPUTS.extend(expand("results/datasets/{dataset}.npz", dataset=SYNTHETIC))
+FINAL_OUTPUTS.extend(
+    expand(
+        "results/datasets/{dataset}.npz",
+        dataset=[*SYNTHETIC, *config["datasets"]["csv"]],
+    )
+)

@@ -1,4 +1,4 @@
-# Figures and tables of the spine: table 3.1, figures 3.1, 3.2, 4.1 and 4.2.
+# Figures and tables of the spine: table 3.1, figures 2.1, 3.1, 3.2, 4.1 and 4.2.
 
 THESIS_SETS = [
     "fake_class",
@@ -22,6 +22,21 @@ rule table3_1:
         "../envs/figures.yaml"
     script:
         "../scripts/table3_1.py"
+
+
+rule fig2_1:
+    input:
+        lambda wc: f"results/datasets/{config['spine']['fig2_1']['dataset']}.npz",
+    output:
+        report(figure("fig2_1"), caption="../report/fig2_1.rst", category="Chapter 2"),
+    log:
+        "logs/figures/fig2_1.log",
+    params:
+        settings=config["spine"]["fig2_1"],
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/fig2_1.py"
 
 
 rule fig3_1:
@@ -84,6 +99,7 @@ FINAL_OUTPUTS.extend(
     [
         "figures/table3_1.csv",
         "figures/table3_1.md",
+        figure("fig2_1"),
         figure("fig3_1"),
         figure("fig3_2"),
         figure("fig4_1"),

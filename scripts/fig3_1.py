@@ -8,7 +8,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 import numpy as np  # noqa: E402
 
-from fscompbio.alignment_studies import alignment_vs_width  # noqa: E402
+from fscompbio.studies import alignment_vs_width  # noqa: E402
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.kernels import median_distance  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402

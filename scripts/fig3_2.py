@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w")
 
 import numpy as np  # noqa: E402
 
-from fscompbio.alignment_studies import classification_losses  # noqa: E402
+from fscompbio.studies import classification_losses  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
 from fscompbio.plots.spine import plot_fig3_2  # noqa: E402
 

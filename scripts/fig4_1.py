@@ -8,7 +8,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 import numpy as np  # noqa: E402
 
-from fscompbio.alignment_studies import alignment_vs_sample_size, weston_2d  # noqa: E402
+from fscompbio.studies import alignment_vs_sample_size, weston_2d  # noqa: E402
 from fscompbio.io import write_json  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
 from fscompbio.plots.spine import plot_fig4_1  # noqa: E402

@@ -8,7 +8,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 import numpy as np  # noqa: E402
 
-from fscompbio.alignment_studies import split_alignments  # noqa: E402
+from fscompbio.studies import split_alignments  # noqa: E402
 from fscompbio.datasets import make_dataset  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
 from fscompbio.plots.spine import plot_fig4_2  # noqa: E402

@@ -6,7 +6,7 @@ import sys
 sys.stderr = open(snakemake.log[0], "w")
 logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
-from fscompbio.alignment_studies import class_proportions  # noqa: E402
+from fscompbio.studies import class_proportions  # noqa: E402
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.io import atomic_path, write_text  # noqa: E402
 from fscompbio.plots.spine import table3_1, table_markdown  # noqa: E402

@@ -18,11 +18,13 @@ EXPECTED = {
     "spine": [
         "figures/table3_1.csv",
         "figures/table3_1.md",
+        "figures/fig2_1.png",
         "figures/fig3_1.png",
         "figures/fig3_2.png",
         "figures/fig4_1.png",
         "figures/fig4_2.png",
         "results/datasets/xor.npz",
+        "results/datasets/tb_serum.npz",
     ],
 }
 

@@ -82,7 +82,8 @@ def load_dataset(path):
                    task=task, feature_names=names, name=name)
 
 
-def load_csv_dataset(path, *, label_column="label", id_column="sample_id", positive_label=None, task=None):
+def load_csv_dataset(path, *, label_column="label", id_column="sample_id", positive_label=None, task=None,
+                     name=None):
     """Load a user's matrix: one row per sample, a label column, one column per feature.
 
     This is the format of ``shared/data/expression/*.csv(.gz)``: columns
@@ -101,6 +102,8 @@ def load_csv_dataset(path, *, label_column="label", id_column="sample_id", posit
         Inferred: two distinct labels -> binary; non-numeric or integer labels
         with more classes -> multiclass (class indices in sorted label order);
         otherwise regression.
+    name : str, default=None
+        The data set's name; by default the file name without its suffixes.
 
     Returns
     -------
@@ -149,4 +152,5 @@ def load_csv_dataset(path, *, label_column="label", id_column="sample_id", posit
     else:
         raise ValueError(f"task must be one of {TASKS} or None; got {task!r}")
     return Dataset(X=X, y=y, relevant=np.empty(0, dtype=np.int64), task=task,
-                   feature_names=np.asarray(df.columns, dtype=str), name=path.name.split(".")[0])
+                   feature_names=np.asarray(df.columns, dtype=str),
+                   name=name or path.name.split(".")[0])

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ._style import PALETTE, apply_style
 
-__all__ = ["table3_1", "table_markdown", "plot_fig3_1", "plot_fig3_2", "plot_fig4_1", "plot_fig4_2"]
+__all__ = ["table3_1", "table_markdown", "plot_fig2_1", "plot_fig3_1", "plot_fig3_2", "plot_fig4_1", "plot_fig4_2"]
 
 #: Thesis table 3.1 (one random draw of 300 per set; its non-linear Weston row is a typo: 161 + 154 != 300).
 THESIS_TABLE3_1 = {
@@ -36,7 +36,7 @@ def table3_1(proportions):
     Parameters
     ----------
     proportions : dict of name -> dict
-        Output of :func:`fscompbio.alignment_studies.class_proportions` per data set.
+        Output of :func:`fscompbio.studies.class_proportions` per data set.
 
     Returns
     -------
@@ -62,6 +62,30 @@ def table_markdown(df):
     for row in df.itertuples(index=False):
         lines.append("| " + " | ".join(str(v) for v in row) + " |")
     return "\n".join(lines) + "\n"
+
+
+def plot_fig2_1(alphas, coefs, *, title=""):
+    """The Lasso regularisation path: each line one feature's weight against lambda."""
+    apply_style()
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
+    ax = axes[0]
+    ax.plot(alphas, coefs.T, lw=0.8)
+    ax.set_xscale("log")
+    ax.invert_xaxis()
+    ax.set_xlabel(r"regularisation $\lambda$ (decreasing)")
+    ax.set_ylabel("coefficient")
+    ax.set_title(title or "Lasso regularisation path")
+    ax = axes[1]
+    ax.plot(alphas, np.abs(coefs).sum(axis=0), color="black", label=r"$\|w\|_1$")
+    ax2 = ax.twinx()
+    ax2.plot(alphas, (coefs != 0).sum(axis=0), color="tab:red", label="non-zero weights")
+    ax2.set_ylabel("non-zero weights", color="tab:red")
+    ax.set_xscale("log")
+    ax.invert_xaxis()
+    ax.set_xlabel(r"regularisation $\lambda$ (decreasing)")
+    ax.set_ylabel(r"$\|w\|_1$")
+    ax.set_title("Sparsity against regularisation")
+    return fig
 
 
 def plot_fig3_1(sigmas, curves, medians):
@@ -120,7 +144,7 @@ def plot_fig4_1(sample_sizes, results):
     sample_sizes : sequence of int
     results : dict of label -> dict
         Per curve, the output of
-        :func:`fscompbio.alignment_studies.alignment_vs_sample_size`.
+        :func:`fscompbio.studies.alignment_vs_sample_size`.
     """
     apply_style()
     colours = ["black", "tab:red", "tab:green"]
@@ -147,7 +171,7 @@ def plot_fig4_2(results):
     ----------
     results : dict of int -> dict
         Per number of irrelevant features, the output of
-        :func:`fscompbio.alignment_studies.split_alignments`.
+        :func:`fscompbio.studies.split_alignments`.
     """
     apply_style()
     fig, axes = plt.subplots(1, 2, figsize=(9, 4))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from fscompbio.alignment_studies import (
+from fscompbio.studies import (
     alignment_vs_sample_size,
     alignment_vs_width,
     batched_subset_sq_distances,
@@ -87,3 +87,17 @@ def test_proposition_4_2_3_relevant_raise_and_irrelevant_lower_alignment():
         losses.append(a_both - a_pair)
     assert np.mean(gains) > 0.02 and np.mean(np.array(gains) > 0) >= 0.75
     assert np.mean(losses) < -0.05 and np.all(np.array(losses) < 0)
+
+
+def test_lasso_path_starts_empty_and_grows():
+    from fscompbio.studies import lasso_regularisation_path
+
+    ds = make_dataset("linear_zhang_sample_noise", random_state=0)
+    alphas, coefs = lasso_regularisation_path(ds.X, ds.y, n_alphas=30)
+    assert np.all(np.diff(alphas) < 0) and coefs.shape == (200, 30)
+    nonzero = (coefs != 0).sum(axis=0)
+    assert nonzero[0] == 0 and nonzero[-1] > 10
+    nz = coefs != 0
+    entry = np.where(nz.any(axis=1), nz.argmax(axis=1), coefs.shape[1])
+    first = np.argsort(entry, kind="stable")[:5]
+    assert np.mean(first < 10) >= 0.6  # the first features to enter are mostly the relevant ones

@@ -1,4 +1,4 @@
-"""The small numerical studies behind the spine's figures (thesis 3.1, 3.2, 4.1, 4.2).
+"""The small numerical studies behind the spine's figures (thesis 2.1, 3.1, 3.2, 4.1, 4.2).
 
 Each function takes data or sizes and an explicit generator and returns
 arrays; the plotting lives in :mod:`fscompbio.plots.spine`.
@@ -12,6 +12,7 @@ from .kernels import alignment, center, label_kernel, sigma_to_gamma, sq_distanc
 
 __all__ = [
     "class_proportions",
+    "lasso_regularisation_path",
     "alignment_vs_width",
     "classification_losses",
     "weston_2d",
@@ -29,6 +30,30 @@ def class_proportions(y):
     if pos + neg != n:
         raise ValueError(f"labels must be in {{-1, +1}}; got {np.unique(y).tolist()}")
     return {"n": n, "pos": pos, "neg": neg, "pos_pct": 100.0 * pos / n, "neg_pct": 100.0 * neg / n}
+
+
+def lasso_regularisation_path(X, y, *, n_alphas=100, eps=1e-3):
+    """The Lasso's coefficients along its regularisation path (thesis figure 2.1).
+
+    Features are standardised and the +-1 labels centred, then
+    :func:`sklearn.linear_model.lasso_path` solves
+    ``min_w ||y - X w||^2 / (2m) + lambda ||w||_1`` for ``n_alphas`` values of
+    ``lambda`` from ``lambda_max`` (where ``w = 0``) down to ``eps * lambda_max``.
+
+    Returns
+    -------
+    alphas : ndarray of shape (n_alphas,), decreasing
+    coefs : ndarray of shape (n_features, n_alphas)
+    """
+    from sklearn.linear_model import lasso_path
+    from sklearn.preprocessing import StandardScaler
+
+    Xs = StandardScaler().fit_transform(np.asarray(X, dtype=float))
+    yc = np.asarray(y, dtype=float) - np.mean(y)
+    alpha_max = np.max(np.abs(Xs.T @ yc)) / Xs.shape[0]  # the smallest lambda with w = 0
+    grid = np.geomspace(alpha_max, eps * alpha_max, n_alphas)
+    alphas, coefs, _ = lasso_path(Xs, yc, alphas=grid)
+    return alphas, coefs
 
 
 def alignment_vs_width(X, y, sigmas):
