@@ -9,9 +9,19 @@ from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
     Options,
+    RealNotInt,
     StrOptions,
     validate_params,
 )
 from sklearn.utils.validation import validate_data
 
-__all__ = ["_fit_context", "HasMethods", "Interval", "Options", "StrOptions", "validate_params", "validate_data"]
+__all__ = [
+    "_fit_context",
+    "HasMethods",
+    "Interval",
+    "Options",
+    "RealNotInt",
+    "StrOptions",
+    "validate_params",
+    "validate_data",
+]

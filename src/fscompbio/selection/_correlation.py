@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -10,7 +10,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, _fit_context, validate_data
 from ._ranking import ranking_from_scores, resolve_n_features
 
 __all__ = ["CorrelationSelector", "abs_correlation"]
@@ -76,7 +76,7 @@ class CorrelationSelector(SelectorMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "n_features_to_select": [
             Interval(Integral, 1, None, closed="left"),
-            Interval(Real, 0, 1, closed="right"),
+            Interval(RealNotInt, 0, 1, closed="right"),
         ],
     }
 

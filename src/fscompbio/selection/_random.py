@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -10,7 +10,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, _fit_context, validate_data
 from ._ranking import resolve_n_features
 
 __all__ = ["RandomSelector"]
@@ -45,7 +45,7 @@ class RandomSelector(SelectorMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "n_features_to_select": [
             Interval(Integral, 1, None, closed="left"),
-            Interval(Real, 0, 1, closed="right"),
+            Interval(RealNotInt, 0, 1, closed="right"),
         ],
         "random_state": ["random_state"],
     }

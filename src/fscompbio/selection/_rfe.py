@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, _fit_context, validate_data
 from ._ranking import resolve_n_features
 
 __all__ = ["LinearRFE"]
@@ -38,6 +38,11 @@ class LinearRFE(SelectorMixin, BaseEstimator):
         Regularisation of the linear SVM.
     n_features_to_select : int or float, default=0.1
         Size of ``get_support()`` (count or fraction).
+    standardize : bool, default=True
+        Scale every feature to zero mean and unit variance before the
+        elimination, so that ``w_i^2`` compares features on one scale (a
+        feature with large variance, e.g. from outliers, otherwise gets a small
+        weight whatever its relevance).
     svm_max_iter : int, default=10000
         Iterations of the linear SVM solver.
     random_state : int, RandomState instance or None, default=None
@@ -69,16 +74,20 @@ class LinearRFE(SelectorMixin, BaseEstimator):
         "C": [Interval(Real, 0, None, closed="neither")],
         "n_features_to_select": [
             Interval(Integral, 1, None, closed="left"),
-            Interval(Real, 0, 1, closed="right"),
+            Interval(RealNotInt, 0, 1, closed="right"),
         ],
+        "standardize": ["boolean"],
         "svm_max_iter": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, *, step=0.1, C=1.0, n_features_to_select=0.1, svm_max_iter=10000, random_state=None):
+    def __init__(
+        self, *, step=0.1, C=1.0, n_features_to_select=0.1, standardize=True, svm_max_iter=10000, random_state=None
+    ):
         self.step = step
         self.C = C
         self.n_features_to_select = n_features_to_select
+        self.standardize = standardize
         self.svm_max_iter = svm_max_iter
         self.random_state = random_state
 
@@ -98,6 +107,9 @@ class LinearRFE(SelectorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         rng = check_random_state(self.random_state)
+        if self.standardize:
+            sd = X.std(axis=0)
+            X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)  # constant column stays zero
         n = X.shape[1]
         remaining = np.arange(n)
         removed = []  # removal order, first removed first

@@ -156,6 +156,12 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         classification = target in ("binary", "multiclass")
         if self.learner != "lasso":
             check_classification_targets(y)
+        if classification or self.learner != "lasso":
+            n_classes = np.unique(y).size
+            if n_classes < 2:
+                raise ValueError(
+                    f"StabilitySelection(learner={self.learner!r}) needs at least 2 classes in y; got {n_classes} class"
+                )
         if classification:
             classes, codes = np.unique(y, return_inverse=True)
             # one {-1,+1} target per one-vs-rest problem (a single one when binary)
@@ -192,7 +198,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
                 k = max(2, int(np.floor(self.sample_fraction * m)))
                 idx = np.sort(rng.choice(m, size=min(k, m), replace=False))
             subs.append(idx)
-            sel = self._select_subsample(Z[idx], Y[idx], y[idx], lambdas, seed, lp_cache)  # (n_lambdas, n) bool
+            sel = self._select_subsample(Z[idx], Y[idx], lambdas, seed, lp_cache)  # (n_lambdas, n) bool
             counts += sel
             union_sizes[b] = np.count_nonzero(sel.any(axis=0))
         freqs = counts / self.n_bootstraps
@@ -206,7 +212,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         self.subsamples_ = np.vstack(subs) if len(lengths) == 1 else np.array(subs, dtype=object)
         return self
 
-    def _select_subsample(self, Zs, Ys, ys, lambdas, seed, lp_cache):
+    def _select_subsample(self, Zs, Ys, lambdas, seed, lp_cache):
         """Boolean (n_lambdas, n) selection of one subsample."""
         n = Zs.shape[1]
         # re-standardise on the subsample (constant columns stay zero)
@@ -221,12 +227,13 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
                     _, coefs, _ = lasso_path(Zs, Yc[:, t], alphas=lambdas)
                     sel |= (coefs != 0).T
         elif self.learner == "logistic":
-            for i, C in enumerate(lambdas):
-                clf = LogisticRegression(l1_ratio=1, solver="liblinear", C=C, random_state=seed)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    clf.fit(Zs, ys)
-                sel[i] = np.any(clf.coef_ != 0, axis=0)
+            for t in range(Ys.shape[1]):  # one-vs-rest for multiclass (liblinear is binary)
+                for i, C in enumerate(lambdas):
+                    clf = LogisticRegression(l1_ratio=1, solver="liblinear", C=C, random_state=seed)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", ConvergenceWarning)
+                        clf.fit(Zs, Ys[:, t])
+                    sel[i] |= clf.coef_[0] != 0
         else:
             ms = Zs.shape[0]
             key = (ms, 2 * n)

@@ -1,0 +1,159 @@
+"""Evaluation metrics (2.5, eq. 2.8), the protocol runner and the method registry."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from fscompbio.evaluation import (
+    METHODS,
+    aggregate_folds,
+    accuracy,
+    consistency_log_likelihood,
+    make_selector,
+    mean_variance,
+    method_spec,
+    outer_splits,
+    precision_recall,
+    run_outer_fold,
+    selection_matrix,
+    simulate_selections,
+)
+from fscompbio.model_selection import KTASelect, NestedCVSelect
+
+
+def test_log_likelihood_hand_computation():
+    # n = 5 features, 3 folds selecting {0,1}, {0,1,2}, {0}: s = 2, 3, 1 (sum 6), union s_u = 3
+    W = selection_matrix([[0, 1], [0, 1, 2], [0]], 5)
+    # log(3/5)*6 + 5 log 5 - 3 log 3 - 2 log 2
+    expected = 6 * math.log(3 / 5) + 5 * math.log(5) - 3 * math.log(3) - 2 * math.log(2)
+    assert consistency_log_likelihood(W) == pytest.approx(expected, rel=1e-12)
+    assert expected == pytest.approx(0.30010, abs=1e-4)  # -3.0650 + 8.0472 - 3.2958 - 1.3863
+
+
+def test_log_likelihood_edge_cases():
+    # every feature in the union: log(1) * sum + n log n - n log n - 0 = 0
+    assert consistency_log_likelihood(np.ones((3, 4), dtype=bool)) == pytest.approx(0.0, abs=1e-12)
+    assert consistency_log_likelihood(np.zeros((3, 4), dtype=bool)) == 0.0
+    # the same single feature in all 10 folds of 100: 10 log(1/100) + 100 log 100 - 99 log 99
+    W = np.zeros((10, 100), dtype=bool)
+    W[:, 7] = True
+    expected = 10 * math.log(0.01) + 100 * math.log(100) - 99 * math.log(99)
+    assert consistency_log_likelihood(W) == pytest.approx(expected)
+
+
+def test_log_likelihood_is_stirling_of_union_bound():
+    # eq. 2.8 approximates log(C(n, s_u) (s_u/n)^sum s) with ln k! ~ k ln k - k
+    W = simulate_selections(0.5, n_folds=30, n_features=200, random_state=0)
+    n, s_u, tot = 200, int(W.any(axis=0).sum()), int(W.sum())
+    exact = math.lgamma(n + 1) - math.lgamma(s_u + 1) - math.lgamma(n - s_u + 1) + tot * math.log(s_u / n)
+    assert consistency_log_likelihood(W) == pytest.approx(exact, abs=0.5 * math.log(2 * math.pi * n) + 1)
+
+
+def test_mean_variance_hand_computation():
+    W = np.array([[1, 0, 1], [1, 1, 0], [1, 0, 0], [1, 1, 0]], dtype=bool)
+    # per-feature population variances: 0, 0.25, 0.1875 -> mean 0.145833...
+    assert mean_variance(W) == pytest.approx((0 + 0.25 + 0.1875) / 3)
+
+
+@given(arrays(bool, st.tuples(st.integers(1, 12), st.integers(1, 15))))
+@settings(max_examples=60, deadline=None)
+def test_consistency_measures_properties(W):
+    mv = mean_variance(W)
+    assert 0.0 <= mv <= 0.25 + 1e-12
+    ll = consistency_log_likelihood(W)
+    assert np.isfinite(ll)
+    # adding a fold that repeats an existing fold never makes the union larger, and
+    # eq. 2.8 is monotone in sum s_i for a fixed union: log(s_u/n) <= 0
+    W2 = np.vstack([W, W[:1]])
+    assert consistency_log_likelihood(W2) <= ll + 1e-9
+
+
+def test_figure_2_3_and_2_4_story():
+    # the thesis' point: mean variance is not monotone in the selection probability of
+    # the relevant features, the log-likelihood is much better at ranking them
+    probs = [1.0, 0.9, 0.5, 0.1]
+    ll = [np.mean([consistency_log_likelihood(simulate_selections(p, random_state=s)) for s in range(20)]) for p in probs]
+    assert ll[0] < ll[1] < ll[2] < ll[3]
+    mv = [np.mean([mean_variance(simulate_selections(p, random_state=s)) for s in range(20)]) for p in probs]
+    assert mv[0] < mv[2] and mv[1] > mv[3]  # p = 0.9 looks less consistent than p = 0.1
+
+
+def test_precision_recall_and_accuracy():
+    assert precision_recall([0, 1, 5, 9], range(4)) == (0.5, 0.5)
+    assert precision_recall([], [1]) == (0.0, 0.0)
+    assert accuracy([1, -1, 1, 1], [1, 1, 1, -1]) == 0.5
+    with pytest.raises(ValueError, match="equal shape"):
+        accuracy([1, 2], [1])
+    with pytest.raises(ValueError, match=r"fold 1: selected indices must lie in \[0, 3\); got 0..3"):
+        selection_matrix([[0], [0, 3]], 3)
+
+
+def test_outer_splits_stratified_and_deterministic():
+    y = np.array([1] * 30 + [-1] * 20)
+    a = outer_splits(y, 5, random_state=3)
+    b = outer_splits(y, 5, random_state=3)
+    assert all(np.array_equal(x[1], z[1]) for x, z in zip(a, b))
+    tests = np.concatenate([te for _, te in a])
+    assert sorted(tests.tolist()) == list(range(50))
+    for _, te in a:
+        assert np.sum(y[te] == 1) == 6 and np.sum(y[te] == -1) == 4
+
+
+@pytest.fixture(scope="module")
+def easy_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 15))
+    y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    return X, y
+
+
+@pytest.mark.parametrize("msel", ["kta", "cv"])
+def test_run_outer_fold_and_aggregate(easy_data, msel):
+    X, y = easy_data
+    folds = []
+    for tr, te in outer_splits(y, 3, random_state=0):
+        out = run_outer_fold(
+            X, y, tr, te, make_selector("correlation"), model_selection=msel, relevant=[0, 1],
+            kta=KTASelect(n_widths=3), cv=NestedCVSelect(sizes=[1, 2, 5, 15], n_widths=3, inner_folds=3, random_state=0),
+        )
+        assert set(out) >= {"accuracy", "selected", "n_selected", "precision", "recall", "gamma", "seconds_total"}
+        assert out["seconds_total"] == pytest.approx(
+            out["seconds_selection"] + out["seconds_model_selection"] + out["seconds_fit"]
+        )
+        assert out["n_selected"] == len(out["selected"])
+        folds.append(out)
+    agg = aggregate_folds(folds, 15)
+    assert agg["accuracy_mean"] > 0.85
+    assert agg["recall_mean"] == 1.0
+    assert agg["n_folds"] == 3
+    W = selection_matrix([f["selected"] for f in folds], 15)
+    assert agg["mean_variance"] == mean_variance(W)
+    assert agg["log_likelihood"] == consistency_log_likelihood(W)
+
+
+def test_nested_cv_is_slower_than_kta(easy_data):
+    # the point of table 3.2: nested CV refits the selector on every inner fold
+    X, y = easy_data
+    tr, te = outer_splits(y, 3, random_state=0)[0]
+    sel = make_selector("stabsel_lasso", {"n_bootstraps": 20}, random_state=0)
+    kta = run_outer_fold(X, y, tr, te, sel, model_selection="kta", kta=KTASelect(n_widths=3))
+    cv = run_outer_fold(
+        X, y, tr, te, sel, model_selection="cv", cv=NestedCVSelect(n_widths=3, inner_folds=5, random_state=0)
+    )
+    assert cv["seconds_total"] > 2 * kta["seconds_total"]
+
+
+def test_registry():
+    assert set(METHODS) >= {"correlation", "stabsel_lasso", "stabsel_logreg", "stabsel_lpboost", "linear_rfe", "random"}
+    sel = make_selector("stabsel_logreg", {"n_bootstraps": 7}, random_state=3)
+    assert sel.learner == "logistic" and sel.n_bootstraps == 7 and sel.random_state == 3
+    assert make_selector("correlation", random_state=1).get_params() == {"n_features_to_select": 0.1}
+    assert method_spec("random").cv_sizes == "support"
+    with pytest.raises(ValueError, match="unknown method 'bogus'; registered: "):
+        make_selector("bogus")
+    with pytest.raises(ValueError, match="model_selection must be 'kta' or 'cv'; got 'loo'"):
+        run_outer_fold(np.zeros((4, 2)), [1, -1, 1, -1], [0, 1], [2, 3], make_selector("correlation"), model_selection="loo")
