@@ -6,8 +6,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import check_grad
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
+from threadpoolctl import threadpool_limits
 
 from fscompbio.representation import SparseFiltering, sparse_filtering_objective
+
+
+@pytest.fixture(autouse=True)
+def _single_threaded_blas():
+    """The problems here are tiny: BLAS threads only add synchronisation (badly so on a loaded machine)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
 
 
 def _brute_force_objective(W, X):

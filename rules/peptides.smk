@@ -1,0 +1,51 @@
+# Chapter 5 data: signal-peptide sequences -> 12-residue cleavage windows -> 54-scale encodings
+# (thesis 5.4.1). Outputs consumed by rules/representation.smk and rules/chapter5.smk:
+#   results/peptides/windows.csv   accession, target, window, label (one row per window)
+#   results/peptides/encoded.npz   X float32 (n_windows, 648), y {0,1}, groups (sequence index), ...
+
+
+validate(config["chapter5"], schema="../schemas/chapter5.schema.yaml")
+
+CH5_DATA = config["chapter5"]["data"]
+
+
+rule ch5_windows:
+    input:
+        fasta=repo_path(CH5_DATA["fasta"]),
+        tsv=repo_path(CH5_DATA["tsv"]),
+    output:
+        csv="results/peptides/windows.csv",
+        json="results/peptides/windows.json",
+    log:
+        "logs/peptides/windows.log",
+    params:
+        nonstandard=CH5_DATA["nonstandard"],
+        n_sequences=CH5_DATA["n_sequences"],
+        prefix=CH5_DATA["prefix"],
+        before=CH5_DATA["before"],
+        after=CH5_DATA["after"],
+        seed=derive_seed(config["seed"], "chapter5", "sequences"),
+    conda:
+        "../envs/sequences.yaml"
+    script:
+        "../scripts/ch5_windows.py"
+
+
+rule ch5_encode:
+    input:
+        windows="results/peptides/windows.csv",
+        scales=repo_path(CH5_DATA["scales"]),
+    output:
+        "results/peptides/encoded.npz",
+    log:
+        "logs/peptides/encode.log",
+    params:
+        before=CH5_DATA["before"],
+        after=CH5_DATA["after"],
+    conda:
+        "../envs/sequences.yaml"
+    script:
+        "../scripts/ch5_encode.py"
+
+
+FINAL_OUTPUTS.extend(["results/peptides/windows.json", "results/peptides/encoded.npz"])

@@ -1,0 +1,31 @@
+"""Chapter 5: encode every window by the standardised amino-acid scales (648 values for 12 x 54)."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from fscompbio.io import write_npz  # noqa: E402
+from fscompbio.sequences import encode_windows, encoding_feature_names, load_aa_scales  # noqa: E402
+
+p = snakemake.params
+windows = pd.read_csv(snakemake.input.windows, dtype={"accession": str, "window": str})
+scales = load_aa_scales(snakemake.input.scales)
+X = encode_windows(windows, scales).astype(np.float32)
+# groups: the sequence index of each window, in order of first appearance
+codes, uniques = pd.factorize(windows["accession"])
+write_npz(
+    snakemake.output[0],
+    X=X,
+    y=windows["label"].to_numpy(np.int64),
+    groups=codes.astype(np.int64),
+    target=windows["target"].to_numpy(np.int64),
+    accessions=np.asarray(uniques, dtype=str),
+    feature_names=np.asarray(encoding_feature_names(scales, before=p.before, after=p.after), dtype=str),
+)
+logging.info("encoded %d windows of %d sequences into %d values each (%d scales)", X.shape[0], len(uniques),
+             X.shape[1], len(scales))

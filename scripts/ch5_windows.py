@@ -1,0 +1,29 @@
+"""Chapter 5: read the signal peptides, cut the 12-residue cleavage windows, keep n_sequences of them."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+
+import numpy as np  # noqa: E402
+
+from fscompbio.io import atomic_path, write_json  # noqa: E402
+from fscompbio.sequences import cleavage_windows, read_signal_peptides  # noqa: E402
+
+p = snakemake.params
+records = read_signal_peptides(snakemake.input.fasta, snakemake.input.tsv, nonstandard=p.nonstandard)
+windows = cleavage_windows(records, prefix=p.prefix, before=p.before, after=p.after)
+counts = {**{f"read_{k}": v for k, v in records.attrs["counts"].items()}, **windows.attrs["counts"]}
+accessions = windows["accession"].unique()
+if p.n_sequences is not None and p.n_sequences < accessions.size:
+    keep = np.sort(np.random.default_rng(p.seed).choice(accessions.size, p.n_sequences, replace=False))
+    windows = windows[windows["accession"].isin(accessions[keep])].reset_index(drop=True)
+    logging.info("random subset of %d of %d sequences (seed %d)", p.n_sequences, accessions.size, p.seed)
+counts["n_sequences_used"] = int(windows["accession"].nunique())
+counts["n_windows"] = len(windows)
+counts["n_positive_windows"] = int(windows["label"].sum())
+logging.info("windows: %s", counts)
+with atomic_path(snakemake.output.csv) as tmp:
+    windows.to_csv(tmp, index=False)
+write_json(counts, snakemake.output.json)
