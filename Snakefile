@@ -20,6 +20,8 @@ wildcard_constraints:
 
 include: "rules/datasets.smk"
 include: "rules/figures.smk"
+include: "rules/peptides.smk"
+include: "rules/representation.smk"
 
 
 rule all:
