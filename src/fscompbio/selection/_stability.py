@@ -16,10 +16,17 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..prediction._lpboost import PrimalLP, feasible_cap, standardize
 from ._ranking import ranking_from_scores
 
 __all__ = ["StabilitySelection"]
+
+
+def standardize(X):
+    """Column means and standard deviations (a zero sd is replaced by 1)."""
+    mean = X.mean(axis=0)
+    sd = X.std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)  # constant column: leave it at zero after centring
+    return mean, sd
 
 
 def _subsample(rng, y_codes, fraction):
@@ -235,6 +242,9 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
                         clf.fit(Zs, Ys[:, t])
                     sel[i] |= clf.coef_[0] != 0
         else:
+            # cvxpy is imported only when LPBoost is used (it is slow to import)
+            from ..prediction._lpboost import PrimalLP, feasible_cap
+
             ms = Zs.shape[0]
             key = (ms, 2 * n)
             if key not in lp_cache:

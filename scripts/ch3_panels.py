@@ -1,0 +1,23 @@
+"""Figures 3.3-3.8: accuracy, features, precision, recall, mean variance, log-likelihood per method,
+nested CV beside KTA, for one data set."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+import pandas as pd  # noqa: E402
+
+from fscompbio.evaluation import method_spec  # noqa: E402
+from fscompbio.plots import save_figure  # noqa: E402
+from fscompbio.plots.chapter3 import plot_method_panels  # noqa: E402
+from fscompbio.plots.spine import LABELS  # noqa: E402
+
+summary = pd.read_csv(snakemake.input[0])
+methods = snakemake.params.methods
+labels = {m: method_spec(m).label or m for m in methods}
+logging.info("%s: %d rows", snakemake.input[0], len(summary))
+fig = plot_method_panels(summary, title=LABELS.get(snakemake.params.dataset, snakemake.params.dataset),
+                         methods=methods, labels=labels)
+save_figure(fig, snakemake.output[0])

@@ -1,0 +1,27 @@
+"""Table 3.2: fold decrease in time when KTA replaces nested CV, mean +- sd per method over the
+paired (data set, outer fold) runs."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+import pandas as pd  # noqa: E402
+
+from fscompbio.evaluation import method_spec  # noqa: E402
+from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402
+from fscompbio.plots.chapter3 import table3_2, table3_2_markdown  # noqa: E402
+
+keep = set(snakemake.params.methods)
+rows = [read_json(p) for p in snakemake.input]
+df = pd.DataFrame([{k: r[k] for k in ("dataset", "method", "fold", "model_selection", "seconds_total")}
+                   for r in rows if r["method"] in keep])
+table = table3_2(df, labels={m: method_spec(m).label or m for m in keep})
+order = [m for m in snakemake.params.methods if m in set(table["method"])]
+table = table.set_index("method").loc[order].reset_index()
+for r in table.itertuples(index=False):
+    logging.info("%s: %.2f +- %.2f (%d pairs)", r.method, r.fold_decrease_mean, r.fold_decrease_sd, r.n_pairs)
+with atomic_path(snakemake.output.csv) as tmp:
+    table.to_csv(tmp, index=False, float_format="%.4g")
+write_text(table3_2_markdown(table), snakemake.output.md)
