@@ -3,6 +3,9 @@ correlation of learned features with the label on all windows versus support vec
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -10,7 +13,7 @@ import pandas as pd
 from ..evaluation._cleavage import APPROACH_LABELS, APPROACHES, PAPER_TABLE1
 from ._style import PALETTE, apply_style
 
-__all__ = ["table_P1", "plot_fig5_3", "plot_fig5_4"]
+__all__ = ["table_P1", "plot_fig5_3", "plot_fig5_4", "canonical_dot", "render_dot"]
 
 
 def table_P1(fold_accuracies, *, meta=None):
@@ -140,3 +143,48 @@ def plot_fig5_4(corr_all, corr_sv, *, n_windows=None, n_sv=None):
     ax2.set_title(f"Spearman rank correlation = {rho:.2f}")
     fig.tight_layout()
     return fig
+
+
+def canonical_dot(source):
+    """A ``snakemake --rulegraph`` graph with its node and edge lines sorted.
+
+    Snakemake prints the same graph with its lines in varying order; sorting
+    the statements inside the braces makes the rendering byte-stable.
+    """
+    lines = source.strip().splitlines()
+    try:
+        open_i = next(i for i, line in enumerate(lines) if line.rstrip().endswith("{"))
+        close_i = max(i for i, line in enumerate(lines) if line.strip().startswith("}"))
+    except (StopIteration, ValueError):
+        raise ValueError(f"not a graphviz digraph (no '{{ ... }}' block): {source[:200]!r}") from None
+    body = [line.strip() for line in lines[open_i + 1 : close_i] if line.strip()]
+    head = [b for b in body if b.startswith(("graph[", "node[", "edge["))]
+    nodes = sorted((b for b in body if "[label" in b), key=lambda b: int(b.split("[", 1)[0]))
+    edges = sorted((b for b in body if "->" in b), key=lambda b: tuple(int(t) for t in b.split("->")))
+    return "\n".join(lines[: open_i + 1] + ["    " + b for b in head + nodes + edges] + ["}"]) + "\n"
+
+
+def render_dot(source, *, fmt="png"):
+    """Render a graphviz ``dot`` source (canonicalised) with the ``dot`` program.
+
+    Parameters
+    ----------
+    source : str
+        E.g. the output of ``snakemake --rulegraph``.
+    fmt : str, default="png"
+
+    Returns
+    -------
+    bytes
+        The rendered image.
+    """
+    dot = shutil.which("dot")
+    if dot is None:
+        raise RuntimeError(
+            "graphviz's `dot` program is not on PATH; install graphviz "
+            "(apt-get install graphviz, or conda install -c conda-forge graphviz)"
+        )
+    done = subprocess.run([dot, f"-T{fmt}"], input=canonical_dot(source).encode(), capture_output=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"dot -T{fmt} failed ({done.returncode}): {done.stderr.decode(errors='replace')}")
+    return done.stdout

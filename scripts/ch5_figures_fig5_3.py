@@ -1,0 +1,15 @@
+"""Thesis figure 5.3: accuracy by approach, ours beside seed 004 table 1."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+import pandas as pd  # noqa: E402
+
+from fscompbio.plots import save_figure  # noqa: E402
+from fscompbio.plots.chapter5 import plot_fig5_3  # noqa: E402
+
+table = pd.read_csv(snakemake.input[0])
+save_figure(plot_fig5_3(table, chance=100.0 / snakemake.params.windows_per_sequence), snakemake.output[0])
