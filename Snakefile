@@ -22,6 +22,7 @@ include: "rules/datasets.smk"
 include: "rules/figures.smk"
 include: "rules/peptides.smk"
 include: "rules/representation.smk"
+include: "rules/chapter5.smk"
 include: "rules/chapter3.smk"
 
 
