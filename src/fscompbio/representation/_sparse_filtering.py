@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral
 
 import numpy as np
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -260,6 +262,13 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             callback=callback,
             options={"maxiter": self.max_iter, "maxcor": 20},
         )
+        if result.status not in (0, 1):  # 1 = max_iter reached, the thesis' stopping rule
+            warnings.warn(
+                f"SparseFiltering: L-BFGS-B stopped after {result.nit} of max_iter={self.max_iter} iterations: "
+                f"{result.message}",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         self.W_ = result.x.reshape(shape)
         self.feature_norms_ = _feature_norms(self.W_, gram, n_samples)[0]
         self.objective_ = float(result.fun)
