@@ -4,7 +4,7 @@
 #   results/peptides/encoded.npz   X float32 (n_windows, 648), y {0,1}, groups (sequence index), ...
 
 
-validate(config["chapter5"], schema="../schemas/chapter5.schema.yaml")
+validate(config.setdefault("chapter5", {}), schema="../schemas/chapter5.schema.yaml")
 
 CH5_DATA = config["chapter5"]["data"]
 
