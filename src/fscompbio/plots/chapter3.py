@@ -160,10 +160,11 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None):
         if col in ("accuracy_mean", "precision_mean", "recall_mean"):
             ax.set_ylim(0, 1.05)
         ax.axhline(0, color="black", lw=0.5)
-    axes.flat[0].legend(frameon=False, loc="lower left")
+    handles, texts = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, texts, frameon=False, loc="upper right", ncol=2)
     if title:
-        fig.suptitle(title)
-    fig.tight_layout()
+        fig.suptitle(title, x=0.02, ha="left")
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
     return fig
 
 
