@@ -23,6 +23,10 @@ if p.n_sequences is not None and p.n_sequences < accessions.size:
 counts["n_sequences_used"] = int(windows["accession"].nunique())
 counts["n_windows"] = len(windows)
 counts["n_positive_windows"] = int(windows["label"].sum())
+# sanity check of the labels: residue -1 of the positive windows is mostly A, G or S (von Heijne's -1/-3 rule)
+if p.before >= 1:
+    minus1 = windows.loc[windows["label"] == 1, "window"].str[p.before - 1].value_counts(normalize=True)
+    counts["positive_minus1_top5"] = {aa: round(float(f), 4) for aa, f in minus1.head(5).items()}
 logging.info("windows: %s", counts)
 with atomic_path(snakemake.output.csv) as tmp:
     windows.to_csv(tmp, index=False)
