@@ -181,3 +181,26 @@ def test_select_then_svm_falls_back_to_the_top_ranked():
     model = SelectThenSVM(selector=_Nothing(), min_features=2).fit(X, y)
     np.testing.assert_array_equal(model.support_, [0, 3])
     assert model.decision_function(X).shape == (X.shape[0],)
+
+
+def test_table_p1_puts_the_paper_beside_ours():
+    from fscompbio.plots.chapter5 import table_P1
+
+    t = table_P1({"randsel_mkl": [0.7, 0.8], "original": [0.5, 0.6, 0.7]}, meta={"original": {"mean_features": 648}})
+    assert t["approach"].tolist() == ["original", "randsel_mkl"]  # table 1's order
+    assert t.loc[0, "accuracy_mean"] == pytest.approx(60.0) and t.loc[0, "accuracy_sd"] == pytest.approx(10.0)
+    assert t.loc[1, "seed 004 table 1"] == "75.28 ± 1.91"
+    assert t.loc[0, "mean_features"] == 648
+
+
+def test_canonical_dot_is_independent_of_line_order():
+    from fscompbio.plots.chapter5 import canonical_dot
+
+    head = ["digraph snakemake_dag {", "    graph[bgcolor=white, margin=0];"]
+    body = ['\t0[label = "all"];', '\t1[label = "a"];', '\t2[label = "b"];', "\t1 -> 0", "\t2 -> 0", "\t1 -> 2"]
+    a = canonical_dot("\n".join(head + body + ["}"]))
+    b = canonical_dot("\n".join(head + body[::-1] + ["}"]))
+    assert a == b
+    assert a.index("1 -> 0") < a.index("1 -> 2") < a.index("2 -> 0")
+    with pytest.raises(ValueError, match="not a graphviz digraph"):
+        canonical_dot("no graph here")
