@@ -98,6 +98,20 @@ def test_missing_column_and_bad_policy(tmp_path):
         read_signal_peptides(fasta, tsv, nonstandard="keep")
 
 
+def test_not_a_fasta_and_missing_accession(tmp_path):
+    fasta, tsv = _write_pair(tmp_path, [("P1", SEQ_A)], [("P1", 18)])
+    fasta.write_text("Accession\tSequence\nP1\t" + SEQ_A + "\n")  # a table, not FASTA
+    with pytest.raises(ValueError, match=r"sp\.fasta: not a valid FASTA file"):
+        read_signal_peptides(fasta, tsv)
+    fasta.write_text("")
+    with pytest.raises(ValueError, match=r"sp\.fasta: no FASTA records found"):
+        read_signal_peptides(fasta, tsv)
+    fasta, tsv = _write_pair(tmp_path, [("P1", SEQ_A)], [("P1", 18)])
+    tsv.write_text("Accession\tCleavage_Site\nP1\t18\n\t20\n")
+    with pytest.raises(ValueError, match=r"sp\.tsv: line 3 has no Accession"):
+        read_signal_peptides(fasta, tsv)
+
+
 def test_nonstandard_residues_policy(tmp_path):
     odd = SEQ_B[:30] + "XU" + SEQ_B[32:]
     fasta, tsv = _write_pair(tmp_path, [("P1", SEQ_A), ("P2", odd)], [("P1", 18), ("P2", 24)])

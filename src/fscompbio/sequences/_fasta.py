@@ -32,7 +32,11 @@ def _read_fasta(fasta_path):
     """Map accession -> upper-case sequence; errors name the file and record."""
     sequences = {}
     with open(fasta_path) as handle:
-        for number, record in enumerate(SeqIO.parse(handle, "fasta"), start=1):
+        try:
+            records = list(SeqIO.parse(handle, "fasta"))
+        except ValueError as exc:  # Biopython's message does not name the file
+            raise ValueError(f"{fasta_path}: not a valid FASTA file ({str(exc).splitlines()[0]})") from exc
+        for number, record in enumerate(records, start=1):
             accession = _fasta_accession(record.id)
             if not accession:
                 raise ValueError(f"{fasta_path}: record {number} has an empty header (no accession)")
