@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 import warnings
 from numbers import Integral
 
@@ -15,6 +17,8 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, Options, _fit_context, validate_data
 
 __all__ = ["SparseFiltering", "sparse_filtering_objective"]
+
+logger = logging.getLogger("fscompbio.representation")
 
 #: The smoothing constant of appendix A.2, used in the soft absolute value
 #: sqrt(f^2 + EPS) and inside both l2 norms, exactly as in Ngiam's MATLAB code.
@@ -251,8 +255,13 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 history.append(obj)  # the first evaluation is at W0
             return obj, grad.ravel()
 
+        started = time.perf_counter()
+
         def callback(intermediate_result):
             history.append(float(intermediate_result.fun))
+            if len(history) % 10 == 1:  # progress of long fits, for the workflow's log files
+                logger.info("iteration %d: objective %.6g (%.1f s)", len(history) - 1, history[-1],
+                            time.perf_counter() - started)
 
         result = minimize(
             fun,
