@@ -13,10 +13,10 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
-from threadpoolctl import threadpool_limits
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
+from threadpoolctl import threadpool_limits
 
 from .._compat import Interval, _fit_context, validate_data
 from ..kernels import gamma_grid, median_distance, sq_distances
@@ -179,9 +179,10 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         min beta  s.t.  sum_i u_i y_i h_ij <= beta,  sum_i u_i = 1,  0 <= u_i <= D,
 
     solved in its primal form with cvxpy by the chapter-3 LPBoost's solver
-    (``PrimalLP``; with a bias ``b``, so the dual also has ``sum_i u_i y_i =
-    0``: on the class-balanced LP sample this only centres the margins, and
-    a bias never changes the ranking of windows). Only
+    (``PrimalLP``). Deviation: that LP has a bias ``b``, so its dual also has
+    ``sum_i u_i y_i = 0``, which eq. 5.1 as printed omits; a member's bias
+    shifts all of its margins equally (it is reused so that the project has
+    one LPBoost solver). Only
     kernels between the evaluated points and the ridge subsamples are ever
     formed, never an all-by-all kernel. :meth:`predict` is the majority vote;
     :meth:`decision_function` is the vote with ties broken by the mean margin
