@@ -27,7 +27,7 @@ from ._gaussian_updates import (
     standardize,
 )
 
-__all__ = ["RandSel", "random_subset_masks", "balanced_subsample"]
+__all__ = ["RandSel", "expected_contributions", "random_subset_masks", "balanced_subsample"]
 
 
 def _median_d2(D2, rng, n_max=20000):
@@ -381,3 +381,38 @@ class RandSel(SelectorMixin, BaseEstimator):
             k = min(self.n_features_to_select, self.n_features_in_)
             mask[np.argsort(self.ranking_, kind="stable")[:k]] = True
         return mask
+
+
+def expected_contributions(X, y, **params):
+    """One randSel pass over all features, without culling (seed 004 figure 1).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    **params
+        :class:`RandSel` parameters (``n_subsets``, ``subsample``,
+        ``batch_size``, ``width_multipliers``, ``estimator``, ``balanced``,
+        ``label_kernel``, ``standardize``, ``random_state``).
+
+    Returns
+    -------
+    contributions : ndarray of shape (n_features,)
+        The estimated contribution ``c_j`` of every feature.
+    width : float
+        The chosen width multiplier.
+    mean_alignment : float
+    """
+    sel = RandSel(**params)
+    sel._validate_params()
+    X, y = validate_data(sel, X, y, dtype=np.float64)
+    check_target(y)
+    rng = check_random_state(sel.random_state)
+    if sel.standardize:
+        X = standardize(X)
+    mults = np.asarray(sel.width_multipliers, dtype=float).ravel()
+    m = X.shape[0]
+    s_ = sel.subsample if isinstance(sel.subsample, Integral) else int(round(sel.subsample * m))
+    s_ = int(min(m, max(s_, min(10, m))))
+    sel._layout = PairLayout(s_)
+    return sel._iteration(X, y, s_, mults, rng)

@@ -1,0 +1,19 @@
+"""Thesis figure 4.3: randSel's contributions per iteration, relevant features in red."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+import numpy as np  # noqa: E402
+
+from fscompbio.plots import save_figure  # noqa: E402
+from fscompbio.plots.chapter4 import plot_contributions_per_iteration  # noqa: E402
+
+with np.load(snakemake.input[0]) as z:
+    contributions, relevant, mean_alignment = z["contributions"], z["relevant"], z["mean_alignment"]
+logging.info("%d iterations x %d features", *contributions.shape)
+fig = plot_contributions_per_iteration(contributions, relevant, title=snakemake.params.title,
+                                       mean_alignment=mean_alignment)
+save_figure(fig, snakemake.output[0])

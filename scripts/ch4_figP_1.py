@@ -1,0 +1,18 @@
+"""Seed 004 figure 1: expected contributions of all features of 200-d XOR, relevant in red."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+import numpy as np  # noqa: E402
+
+from fscompbio.plots import save_figure  # noqa: E402
+from fscompbio.plots.chapter4 import plot_expected_contributions  # noqa: E402
+
+with np.load(snakemake.input[0]) as z:
+    c, relevant = z["contributions"], z["relevant"]
+logging.info("%d features, relevant %s", c.size, relevant.tolist())
+save_figure(plot_expected_contributions(c, relevant, title=f"XOR with {c.size} features: one pass, no culling"),
+            snakemake.output[0])
