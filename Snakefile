@@ -24,6 +24,7 @@ include: "rules/peptides.smk"
 include: "rules/representation.smk"
 include: "rules/chapter5.smk"
 include: "rules/chapter3.smk"
+include: "rules/chapter4.smk"
 
 
 rule all:

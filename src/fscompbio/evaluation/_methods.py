@@ -37,7 +37,11 @@ METHODS = {
     "stabsel_lpboost": MethodSpec("fscompbio.selection:StabilitySelection", {"learner": "lpboost"}, None, "SS-LPBoost"),
     "linear_rfe": MethodSpec("fscompbio.selection:LinearRFE", {}, None, "Lin-RFE"),
     "random": MethodSpec("fscompbio.selection:RandomSelector", {"n_features_to_select": 0.1}, "support", "Rand"),
-    # chapter 4 entries go here (randsel, gaussian_rfe, fohsic, bahsic)
+    # chapter 4 (non-linear; figures 4.4-4.9): randSel, Gaussian SVM-RFE, FoHSIC, BaHSIC
+    "randsel": MethodSpec("fscompbio.selection:RandSel", {}, None, "randSel"),
+    "gaussian_rfe": MethodSpec("fscompbio.selection:KernelRFE", {}, None, "RFE"),
+    "fohsic": MethodSpec("fscompbio.selection:FoHSIC", {}, None, "FoHSIC"),
+    "bahsic": MethodSpec("fscompbio.selection:BaHSIC", {}, None, "BaHSIC"),
 }
 
 
