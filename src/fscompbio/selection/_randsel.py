@@ -136,8 +136,6 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``None``: :meth:`get_support` returns ``selected_`` (features of positive
         expected contribution, thesis 4.2.4); an int: the top of ``ranking_``.
     random_state : int, RandomState instance or None, default=None
-    verbose : int, default=0
-        ``> 0`` issues nothing but is kept for interface parity (no printing).
 
     Attributes
     ----------
@@ -209,7 +207,6 @@ class RandSel(SelectorMixin, BaseEstimator):
         "label_kernel": [StrOptions({"auto", "linear", "balanced", "onehot", "gaussian"})],
         "n_features_to_select": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
-        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -229,7 +226,6 @@ class RandSel(SelectorMixin, BaseEstimator):
         label_kernel="auto",
         n_features_to_select=None,
         random_state=None,
-        verbose=0,
     ):
         self.n_subsets = n_subsets
         self.subsample = subsample
@@ -245,7 +241,6 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.label_kernel = label_kernel
         self.n_features_to_select = n_features_to_select
         self.random_state = random_state
-        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
