@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
+import cvxpy as cp
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -48,8 +49,9 @@ def _solve_lpboost_lp(H, y, D, *, cache=None):
         The cap on the sample weights; raised to the smallest feasible cap
         (:func:`fscompbio.prediction._lpboost.feasible_cap`) if below it.
     cache : dict, default=None
-        ``(m, J) -> PrimalLP``: pass the same dict to re-solve problems of one
-        shape without canonicalising them again.
+        ``((m, J), solver) -> PrimalLP``: pass the same dict to re-solve
+        problems of one shape without canonicalising them again. HiGHS is
+        tried first; if it fails (status UNKNOWN), Clarabel solves the LP.
 
     Returns
     -------
@@ -65,10 +67,19 @@ def _solve_lpboost_lp(H, y, D, *, cache=None):
     if y.shape != (H.shape[0],):
         raise ValueError(f"y must have shape ({H.shape[0]},) to match H {H.shape}; got {y.shape}")
     cache = {} if cache is None else cache
-    lp = cache.get(H.shape)
-    if lp is None:
-        lp = cache[H.shape] = PrimalLP(*H.shape)
-    a, b, _, objective = lp.solve(H, y, feasible_cap(y, D))
+    cap = feasible_cap(y, D)
+    try:
+        lp = cache.get((H.shape, "HIGHS"))
+        if lp is None:
+            lp = cache[(H.shape, "HIGHS")] = PrimalLP(*H.shape, solver="HIGHS")
+        a, b, _, objective = lp.solve(H, y, cap)
+    except (ValueError, RuntimeError, cp.error.SolverError):
+        # HiGHS occasionally ends with status UNKNOWN on these dense, nearly collinear LPs
+        # (seen on 400 x 40 learner matrices); the interior-point solver Clarabel then solves them
+        lp = cache.get((H.shape, "CLARABEL"))
+        if lp is None:
+            lp = cache[(H.shape, "CLARABEL")] = PrimalLP(*H.shape, solver="CLARABEL")
+        a, b, _, objective = lp.solve(H, y, cap)
     a = a / a.sum()  # exact simplex despite solver round-off (a >= 0 already clipped)
     return a, b, objective
 
