@@ -155,3 +155,26 @@ def test_nested_cv_errors():
         NestedCVSelect(sizes=[0, 2], inner_folds=2).select(X, y, FixedRanking([1, 2, 3]))
     with pytest.raises(ValueError, match="'inner_folds' parameter of NestedCVSelect"):
         NestedCVSelect(inner_folds=1).select(X, y, FixedRanking([1, 2, 3]))
+
+
+class VaryingSupport(BaseEstimator):
+    """A mock selector whose support size depends on the number of training samples."""
+
+    def fit(self, X, y):
+        self.ranking_ = np.arange(1, X.shape[1] + 1)
+        self.k_ = 1 + X.shape[0] % 3
+        return self
+
+    def get_support(self):
+        return self.ranking_ <= self.k_
+
+
+def test_nested_cv_support_mode_with_varying_support_sizes():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(61, 6))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    sel = VaryingSupport()
+    res = NestedCVSelect(sizes="support", n_widths=2, inner_folds=4, random_state=0).select(X, y, sel)
+    # the final subset is the support of the fit on all 61 samples: 1 + 61 % 3 = 2 features
+    assert res.features.tolist() == [0, 1]
+    assert res.scores.shape == (1, 2) and 0.5 < res.score <= 1.0

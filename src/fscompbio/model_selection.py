@@ -488,16 +488,14 @@ class NestedCVSelect(BaseEstimator):
             if cand is None:
                 cand = sizes
                 acc_sum = np.zeros((cand.size, n_w))
-            elif sizes.size != cand.size or np.any(sizes != cand):
-                # only with sizes="support", if inner supports differ in size:
-                # index candidates by position (one candidate)
-                sizes = cand if cand.size == 1 else sizes
+            # with sizes="support" each inner fit keeps its own subset (one candidate, row 0)
+            support_mode = isinstance(self.sizes, str)
             Xtr, Xva = X[itr], X[iva]
             iu = np.triu_indices(itr.size, k=1)
             tr_gen = _cum_sq_dists(Xtr, Xtr, order, sizes)
             va_gen = _cum_sq_dists(Xva, Xtr, order, sizes)
             for (k, D_tr), (_, D_va) in zip(tr_gen, va_gen):
-                r = int(np.searchsorted(cand, k)) if cand.size > 1 else 0
+                r = 0 if support_mode else int(np.searchsorted(cand, k))
                 g = _gammas_for(D_tr[iu], gammas_abs, mults)
                 for j, gamma in enumerate(g):
                     svm = SVC(C=self.C, kernel="precomputed").fit(np.exp(-gamma * D_tr), y[itr])
@@ -510,7 +508,7 @@ class NestedCVSelect(BaseEstimator):
         if fitted is None:
             fitted = clone(selector).fit(X, y)
         order, sizes = self._ordered_candidates(fitted, n)
-        k = int(cand[r]) if cand.size > 1 else int(sizes[0])
+        k = int(sizes[0]) if isinstance(self.sizes, str) else int(cand[r])
         feats = order[:k].copy()
         if gammas_abs is not None:
             gamma = float(gammas_abs[j])
