@@ -26,6 +26,21 @@ EXPECTED = {
         "results/datasets/xor.npz",
         "results/datasets/tb_serum.npz",
     ],
+    "chapter3": [
+        "figures/fig2_2.png",
+        "figures/fig2_3.png",
+        "figures/fig2_4.png",
+        "figures/fig3_4.png",
+        "figures/table3_2.csv",
+        "figures/table3_2.md",
+    ],
+    "chapter5_data": [
+        "results/peptides/windows.csv",
+        "results/peptides/windows.json",
+        "results/peptides/encoded.npz",
+        "results/representation/sparse_filtering.npz",
+        "results/representation/sparse_filtering.json",
+    ],
 }
 
 
