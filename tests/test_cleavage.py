@@ -204,3 +204,14 @@ def test_canonical_dot_is_independent_of_line_order():
     assert a.index("1 -> 0") < a.index("1 -> 2") < a.index("2 -> 0")
     with pytest.raises(ValueError, match="not a graphviz digraph"):
         canonical_dot("no graph here")
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [SelectThenSVM(), RandSelMKL(selector=RandSel(n_subsets=10, batch_size=10, subsample=1.0),
+                                 mkl=LPBoostMKL(n_estimators=2, nus=(0.5,), n_widths=1))],
+)
+def test_param_validation(estimator):
+    from sklearn.utils.estimator_checks import check_param_validation
+
+    check_param_validation(type(estimator).__name__, estimator)

@@ -167,3 +167,9 @@ def test_cap_below_feasible_is_raised():
     H = np.column_stack([y, np.ones(10)])
     a, _, _ = _solve_lpboost_lp(H, y, 0.01)  # 0.01 < 1/(2*2): raised to the smallest feasible cap
     np.testing.assert_allclose(a, [1.0, 0.0], atol=1e-8)
+
+
+def test_param_validation():
+    from sklearn.utils.estimator_checks import check_param_validation
+
+    check_param_validation("LPBoostMKL", LPBoostMKL(n_estimators=2, nus=(0.5,), n_widths=1))
