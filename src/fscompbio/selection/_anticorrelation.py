@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..kernels import label_kernel
-from ._gaussian_updates import check_target, PairLayout, PairTensor, hsic_pair_weights, median_sq_distance, standardize
+from ._gaussian_updates import PairLayout, check_target, hsic_pair_weights, median_sq_distance, pair_sq_diffs, standardize
 
 __all__ = ["AnticorrelationWeighting", "random_partition_differences", "epsilon_insensitive_weights"]
 
@@ -34,7 +34,6 @@ def random_partition_differences(X, y, n_partitions, rng, *, gamma_multiplier=1.
     """
     m, d = X.shape
     layout = PairLayout(m)
-    tensor = PairTensor(X, layout)
     weights = hsic_pair_weights(label_kernel(y, kind=kind), layout, estimator)
     h = d // 2
     keys = rng.random_sample((n_partitions, d))
@@ -44,13 +43,12 @@ def random_partition_differences(X, y, n_partitions, rng, *, gamma_multiplier=1.
     masks = np.hstack([(B > 0).T, (B < 0).T]).astype(np.float64)  # (d, 2 n_partitions)
     w, c0 = weights
     out = np.zeros(2 * n_partitions)
-    if tensor.cached:
-        D2 = tensor.T @ masks
-    else:
-        D2 = np.zeros((layout.n_pairs, masks.shape[1]))
-        for start in range(0, d, tensor.chunk):
-            cols = np.arange(start, min(d, start + tensor.chunk))
-            D2 += tensor.get(cols) @ masks[cols]
+    # D2 of all 2 n_partitions halves: (P, d) @ (d, 2 n_partitions), float64, in feature chunks of <= 64 MB
+    D2 = np.zeros((layout.n_pairs, masks.shape[1]))
+    chunk = max(1, int(64 * 2**20 // (8 * layout.n_pairs)))
+    for start in range(0, d, chunk):
+        cols = np.arange(start, min(d, start + chunk))
+        D2 += pair_sq_diffs(X, layout, cols) @ masks[cols]
     # equal width for both halves: the median distance of the first halves (up to 20), times the multiplier
     gamma = 1.0 / (2.0 * gamma_multiplier**2 * median_sq_distance(D2[:, : min(20, n_partitions)].ravel()))
     out = c0 + w @ np.exp(-gamma * D2)

@@ -102,35 +102,61 @@ def pair_sq_diffs(X, layout, features=None, *, dtype=np.float64):
 class PairTensor:
     """The per-feature squared-difference tensor, cached when it fits in memory.
 
-    ``get(cols)`` returns ``T[:, cols]``; when ``P * d`` exceeds
-    :data:`TENSOR_BUDGET` the columns are recomputed from ``X`` on demand (the
-    cost is then one subtraction per element, comparable to the exponential
-    that follows).
+    ``get(cols)`` returns ``T[:, cols]`` (float32); the cache is stored
+    column-major, so gathering the columns of a candidate set is one
+    contiguous copy per feature. When ``P * d`` float32 entries exceed
+    :data:`TENSOR_BUDGET` the columns are recomputed from ``X`` on demand (one
+    subtraction per element, comparable to the exponential that follows).
     """
 
     def __init__(self, X, layout, *, budget=None):
         budget = TENSOR_BUDGET if budget is None else budget
         self.X = X
         self.layout = layout
-        self.cached = layout.n_pairs * X.shape[1] * 8 <= budget
-        self.T = pair_sq_diffs(X, layout) if self.cached else None
-        # columns per chunk so that one chunk stays within ~64 MB
-        self.chunk = max(1, int(64 * 2**20 // (8 * max(layout.n_pairs, 1))))
+        self.cached = layout.n_pairs * X.shape[1] * 4 <= budget
+        self.T = self._compute(np.arange(X.shape[1])) if self.cached else None
+        # columns per chunk so that one float32 chunk stays within ~32 MB
+        self.chunk = max(1, int(32 * 2**20 // (4 * max(layout.n_pairs, 1))))
 
-    def get(self, cols):
+    def _compute(self, cols):
+        Xt = np.asarray(self.X[:, cols].T, dtype=np.float32)  # (c, m)
+        T = Xt[:, self.layout.ia] - Xt[:, self.layout.ib]  # (c, P), C order
+        np.square(T, out=T)
+        return T.T  # (P, c), column-major
+
+    def get(self, cols, out=None):
+        """``T[:, cols]`` as a column-major float32 array (written into ``out``, shape
+        ``(len(cols), P)`` C-order, when given: reusing one buffer avoids page faults)."""
         cols = np.asarray(cols, dtype=np.intp)
         if self.cached:
-            return self.T[:, cols]
-        return pair_sq_diffs(self.X, self.layout, cols)
+            if out is None:
+                out = np.empty((cols.size, self.layout.n_pairs), dtype=np.float32)
+            rows = self.T.T  # (d, P), C order: one contiguous row per feature
+            for k, c in enumerate(cols):  # a memcpy per feature (not per sample pair)
+                out[k] = rows[c]
+            return out.T
+        T = self._compute(cols)
+        if out is None:
+            return T
+        out[...] = T.T
+        return out.T
 
     def matvec_mask(self, features, weights=None):
-        """``sum_{i in features} w_i T[:, i]`` (the squared distance of a set)."""
+        """``sum_{i in features} w_i T[:, i]`` (the squared distance of a set), accumulated in float64."""
         features = np.asarray(features, dtype=np.intp)
         out = np.zeros(self.layout.n_pairs)
+        if self.cached and weights is None:
+            rows = self.T.T
+            for c in features:  # one contiguous row per feature, accumulated in float64
+                out += rows[c]
+            return out
         for start in range(0, features.size, self.chunk):
             cols = features[start : start + self.chunk]
             Tc = self.get(cols)
-            out += Tc.sum(axis=1) if weights is None else Tc @ weights[start : start + self.chunk]
+            if weights is None:
+                out += Tc.sum(axis=1, dtype=np.float64)
+            else:
+                out += Tc.astype(np.float64) @ weights[start : start + self.chunk]
         return out
 
 
