@@ -244,7 +244,9 @@ def batched_alignment(Kp, target):
     """
     lay = target.layout
     m = lay.m
-    num = target.lc_trace + 2.0 * (target.lc_pairs @ Kp)
+    # einsum, not BLAS gemv: on a loaded machine a multi-threaded gemv of this size waits for its
+    # threads (measured 8 ms against 0.4 ms single-threaded for 2775 x 200)
+    num = target.lc_trace + 2.0 * np.einsum("p,pb->b", target.lc_pairs, Kp)
     k_sq = m + 2.0 * np.einsum("pb,pb->b", Kp, Kp)
     row = 1.0 + lay.incidence @ Kp  # (m, B) row sums
     total = row.sum(axis=0)
@@ -267,7 +269,7 @@ def batched_unbiased_alignment(Kp, target):
     lay = target.layout
     m = lay.m
     c = 1.0 / ((m - 1) * (m - 2))
-    num = 2.0 * (target.w1_pairs @ Kp)  # HSIC1(K, L) * m (m - 3)
+    num = 2.0 * np.einsum("p,pb->b", target.w1_pairs, Kp)  # HSIC1(K, L) * m (m - 3)
     k1 = lay.incidence @ Kp  # (m, B) row sums of K with zero diagonal
     s_k = k1.sum(axis=0)
     kk = 2.0 * np.einsum("pb,pb->b", Kp, Kp) + c * s_k**2 - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)

@@ -355,9 +355,9 @@ class RandSel(SelectorMixin, BaseEstimator):
                 scale = _scale(med, mult, B)
             a = align(_kernel(D2, scale), target)
             a_minus, a_plus = a[:B], a[B:]
-            sums[0] += M_plus @ a_plus
+            sums[0] += np.einsum("jb,b->j", M_plus, a_plus)
             counts[0] += M_plus.sum(axis=1)
-            sums[1] += (1.0 - M_minus) @ a_minus
+            sums[1] += np.einsum("jb,b->j", 1.0 - M_minus, a_minus)
             counts[1] += (1.0 - M_minus).sum(axis=1)
             total_a += a.sum()
             total_k += a.size
