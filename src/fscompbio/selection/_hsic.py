@@ -47,7 +47,7 @@ def candidate_hsic(tensor, d2_set, candidates, gamma, weights, *, sign):
     # HSIC of the current set in float64; the candidates add w . (K_cand - K_S), whose float32
     # round-off is relative to the (small) difference, not to the HSIC itself
     k_set = np.exp(-gamma * d2_set)
-    h_set = c0 + w @ k_set
+    h_set = c0 + np.einsum("p,p->", w, k_set)
     k_set32 = k_set.astype(np.float32)[None, :]
     base = d2_set.astype(np.float32)[None, :]
     w32 = w.astype(np.float32)
@@ -73,7 +73,7 @@ def _choose_gamma(d2_ref, multipliers, weights):
     w, c0 = weights
     med = median_sq_distance(d2_ref)
     gammas = 1.0 / (2.0 * np.asarray(multipliers) ** 2 * med)
-    values = [c0 + w @ np.exp(-g * d2_ref) for g in gammas]
+    values = [c0 + np.einsum("p,p->", w, np.exp(-g * d2_ref)) for g in gammas]  # einsum: no BLAS threads
     k = int(np.argmax(values))
     return float(gammas[k]), float(multipliers[k])
 
@@ -220,7 +220,7 @@ class BaHSIC(_GreedyHSIC):
         path, widths = [], []
         while S.size > 1:
             gamma, mult = _choose_gamma(d2, mults, weights)
-            path.append(float(weights[1] + weights[0] @ np.exp(-gamma * d2)))
+            path.append(float(weights[1] + np.einsum("p,p->", weights[0], np.exp(-gamma * d2))))
             widths.append(mult)
             h = candidate_hsic(tensor, d2, S, gamma, weights, sign=-1)
             k = min(_n_step(self.step, S.size), S.size - 1)
@@ -336,7 +336,7 @@ class FoHSIC(_GreedyHSIC):
             best = np.argsort(-h, kind="stable")[:k]
             included.extend(candidates[best].tolist())
             d2 = d2 + tensor.matvec_mask(candidates[best])
-            path.append(float(h[best].max()) if k == 1 else float(weights[1] + weights[0] @ np.exp(-gamma * d2)))
+            path.append(float(h[best].max()) if k == 1 else float(weights[1] + np.einsum("p,p->", weights[0], np.exp(-gamma * d2))))
             widths.append(mult)
             keep = np.ones(candidates.size, dtype=bool)
             keep[best] = False
