@@ -32,4 +32,10 @@ def caption(name):
     return os.path.join(workflow.basedir, "report", f"{name}.rst")
 
 
+def dataset_source(wildcards):
+    """The CSV behind a configured real data set (none for a synthetic one)."""
+    entry = config["datasets"]["csv"].get(wildcards.dataset)
+    return [repo_path(entry["path"])] if entry else []
+
+
 SYNTHETIC = config["datasets"]["synthetic"]

@@ -2,12 +2,6 @@
 # CSV matrices named in config["datasets"]["csv"] (real data, or yours).
 
 
-def dataset_source(wildcards):
-    """The CSV behind a configured real data set (none for a synthetic one)."""
-    entry = config["datasets"]["csv"].get(wildcards.dataset)
-    return [repo_path(entry["path"])] if entry else []
-
-
 rule dataset:
     input:
         dataset_source,
