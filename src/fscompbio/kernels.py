@@ -293,7 +293,7 @@ def task_of_target(y):
         return "multiclass"
     if t in ("continuous",):
         return "regression"
-    raise ValueError(f"unsupported target type {t!r}; expected a 1-D binary, multiclass or real target")
+    raise ValueError(f"Unknown label type: {t!r}; expected a 1-D binary, multiclass or real target")
 
 
 def label_kernel(y, *, kind="auto", gamma=None):
