@@ -14,29 +14,26 @@ wildcard_constraints:
     fold="[0-9]+",
 
 
-def ch5_features(wildcards):
-    """The 648 encoded values for the original representation, sparse-filtering features otherwise."""
-    if wildcards.approach == "original":
-        return "results/peptides/encoded.npz"
-    return "results/representation/sparse_filtering.npz"
-
-
-def ch5_approach_params(wildcards):
-    """The settings of one approach: its selector, the SVM, and (randsel_mkl) LPBoost-MKL."""
-    a = wildcards.approach
-    selector = {"stability": "stability", "rfe": "rfe", "randsel": "randsel", "randsel_mkl": "randsel"}
-    params = {"svm": CH5_PRED["svm"]}
-    if a in selector:
-        params["selector"] = CH5_PRED[selector[a]]
-    if a == "randsel_mkl":
-        params["mkl"] = CH5_PRED["mkl"]
-        params["max_sets"] = CH5_PRED["max_sets"]
-    return params
+# the 648 encoded values for the original representation, sparse-filtering features otherwise
+CH5_INPUT = {
+    a: "results/peptides/encoded.npz" if a == "original" else "results/representation/sparse_filtering.npz"
+    for a in CH5_APPROACHES
+}
+# the settings of each approach: its selector, the SVM, and (randsel_mkl) LPBoost-MKL
+CH5_SELECTOR = {"stability": "stability", "rfe": "rfe", "randsel": "randsel", "randsel_mkl": "randsel"}
+CH5_APPROACH_PARAMS = {
+    a: {
+        "svm": CH5_PRED["svm"],
+        **({"selector": CH5_PRED[CH5_SELECTOR[a]]} if a in CH5_SELECTOR else {}),
+        **({"mkl": CH5_PRED["mkl"], "max_sets": CH5_PRED["max_sets"]} if a == "randsel_mkl" else {}),
+    }
+    for a in CH5_APPROACHES
+}
 
 
 rule ch5_predict:
     input:
-        ch5_features,
+        lambda wc: CH5_INPUT[wc.approach],
     output:
         npz="results/chapter5/predict/{approach}/fold{fold}.npz",
         json="results/chapter5/predict/{approach}/fold{fold}.json",
@@ -44,7 +41,7 @@ rule ch5_predict:
         "logs/chapter5/predict/{approach}/fold{fold}.log",
     params:
         approach=lambda wc: wc.approach,
-        approach_params=ch5_approach_params,
+        approach_params=lambda wc: CH5_APPROACH_PARAMS[wc.approach],
         n_folds=CH5_PRED["n_folds"],
         max_train_per_class=CH5_PRED["max_train_per_class"],
         folds_seed=derive_seed(config["seed"], "chapter5", "folds"),
@@ -116,7 +113,7 @@ rule ch5_fig5_1:
     log:
         "logs/chapter5/fig5_1.log",
     params:
-        snakefile=workflow.main_snakefile,
+        snakefile=lambda wildcards, input: input[0],
     conda:
         "../envs/figures.yaml"
     script:
