@@ -202,12 +202,10 @@ def test_load_csv_dataset(tmp_path):
         load_csv_dataset(bad)
 
 
-def test_load_csv_dataset_on_shared_expression_data():
+def test_load_csv_dataset_on_shipped_expression_data():
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "expression" / "colon.csv.gz"
-    if not path.exists():
-        pytest.skip(f"{path} not available")
+    path = Path(__file__).resolve().parents[1] / "data" / "expression" / "colon.csv.gz"
     ds = load_csv_dataset(path)
     assert ds.X.shape == (62, 2000) and ds.task == "binary"
     assert sorted(np.bincount((ds.y + 1) // 2).tolist()) == [22, 40]
