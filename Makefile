@@ -9,9 +9,19 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 CORES  ?= 2
 
-.PHONY: install workflow thesis test test-slow lint report bench clean
+.PHONY: install sysdeps workflow thesis test test-slow lint report bench clean
 
 install: $(STAMP)
+
+# graphviz's `dot` renders the workflow's own rule graph (figure 5.1): installed with apt-get when
+# missing and we are root on Debian/Ubuntu; otherwise install graphviz with your package manager.
+sysdeps:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; \
+	  else \
+	    echo "graphviz (the 'dot' command) is needed for figure 5.1: install it, e.g. 'sudo apt-get install graphviz'" >&2; exit 1; \
+	  fi; }
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,13 +29,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-workflow: $(STAMP)
+workflow: $(STAMP) sysdeps
 	$(BIN)/snakemake --cores $(CORES) --configfile config.yaml
 
-thesis: $(STAMP)
+thesis: $(STAMP) sysdeps
 	$(BIN)/snakemake --cores $(CORES) --configfile config/thesis.yaml
 
-test: $(STAMP)
+test: $(STAMP) sysdeps
 	$(BIN)/python -m pytest
 
 test-slow: $(STAMP)

@@ -34,6 +34,18 @@ EXPECTED = {
         "figures/table3_2.csv",
         "figures/table3_2.md",
     ],
+    "chapter4": [
+        "figures/fig4_3.png",
+        "figures/fig4_9.png",
+        "figures/figP_1.png",
+    ],
+    "chapter5": [
+        "figures/table_P1.csv",
+        "figures/table_P1.md",
+        "figures/fig5_1.png",
+        "figures/fig5_3.png",
+        "figures/fig5_4.png",
+    ],
     "chapter5_data": [
         "results/peptides/windows.csv",
         "results/peptides/windows.json",

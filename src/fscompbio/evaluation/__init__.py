@@ -11,8 +11,28 @@ mean variance, log-likelihood over the folds).
 
 Methods: :data:`METHODS`, :func:`make_selector` (name -> selector) and
 :func:`method_spec`.
+
+Cleavage sites (chapter 5): :func:`cleavage_accuracy` (a sequence is right when
+its top-scoring window is the true one), :func:`sequence_folds`,
+:func:`cross_validate_cleavage`, :func:`make_approach` and the approaches of
+seed 004 table 1 (:data:`APPROACHES`, :data:`PAPER_TABLE1`).
 """
 
+from ._cleavage import (
+    APPROACH_LABELS,
+    APPROACHES,
+    PAPER_TABLE1,
+    RandSelMKL,
+    SelectThenSVM,
+    balanced_subsample,
+    cleavage_accuracy,
+    cross_validate_cleavage,
+    label_correlations,
+    make_approach,
+    sequence_folds,
+    summarise_accuracy,
+    support_vector_correlations,
+)
 from ._methods import METHODS, MethodSpec, make_selector, method_spec
 from ._metrics import (
     accuracy,
@@ -39,4 +59,17 @@ __all__ = [
     "MethodSpec",
     "make_selector",
     "method_spec",
+    "APPROACHES",
+    "APPROACH_LABELS",
+    "PAPER_TABLE1",
+    "RandSelMKL",
+    "SelectThenSVM",
+    "balanced_subsample",
+    "cleavage_accuracy",
+    "cross_validate_cleavage",
+    "label_correlations",
+    "make_approach",
+    "sequence_folds",
+    "summarise_accuracy",
+    "support_vector_correlations",
 ]
