@@ -145,12 +145,21 @@ class BaHSIC(_GreedyHSIC):
     step : int or float, default=0.1
         Features removed per step: a count, or a fraction of the current set
         (at least one). The thesis removes 25% per step, seed 001 10%.
-    estimator : {"biased", "unbiased"}, default="biased"
-        HSIC0 (seed 001 eq. 4) or the unbiased HSIC1 (eq. 5).
-    width_multipliers : array-like of float, default=(0.25, 0.5, 1.0, 2.0)
+    estimator : {"biased", "unbiased"}, default="unbiased"
+        HSIC0 (seed 001 eq. 4) or the unbiased HSIC1 (eq. 5). HSIC1 is the
+        default: HSIC0's diagonal terms favour the narrowest width of the grid,
+        so choosing the width by maximal HSIC0 is biased towards degenerate,
+        nearly diagonal kernels.
+    width_multipliers : array-like of float, default=(0.35, 0.5, 0.7, 1.0)
         The width grid as multiples of the median pairwise distance of the
         current feature set; at every step the width maximising the HSIC of the
-        current set is used.
+        current set is used. The grid stops above a quarter of the median: in
+        200 dimensions pairwise distances concentrate near the median, so at
+        ``sigma = median / 4`` every off-diagonal entry is about ``exp(-8)``
+        and the kernel carries no information (measured on XOR 300 x 200,
+        seeds 0-19, 10% removed per step: {0, 1} on top in 19 of 20 runs with
+        these defaults, in 2 of the first 5 with HSIC0 and the grid
+        (0.25, 0.5, 1, 2)).
     label_kernel : {"auto", "linear", "balanced", "onehot", "gaussian"}, default="auto"
         Kernel on the target; ``"auto"`` follows the task.
     standardize : bool, default=True
@@ -195,8 +204,8 @@ class BaHSIC(_GreedyHSIC):
         *,
         n_features_to_select=None,
         step=0.1,
-        estimator="biased",
-        width_multipliers=(0.25, 0.5, 1.0, 2.0),
+        estimator="unbiased",
+        width_multipliers=(0.35, 0.5, 0.7, 1.0),
         label_kernel="auto",
         standardize=True,
     ):
@@ -259,8 +268,8 @@ class FoHSIC(_GreedyHSIC):
     step : int or float, default=1
         Features added per step: a count, or a fraction of the remaining
         candidates (at least one).
-    estimator : {"biased", "unbiased"}, default="biased"
-    width_multipliers : array-like of float, default=(0.25, 0.5, 1.0, 2.0)
+    estimator : {"biased", "unbiased"}, default="unbiased"
+    width_multipliers : array-like of float, default=(0.35, 0.5, 0.7, 1.0)
         Width grid as multiples of the median distance of the reference set: the
         current set plus one feature (its squared distances scaled by
         ``(|S| + 1) / |S|``), or, at the first step, the mean single-feature
@@ -299,8 +308,8 @@ class FoHSIC(_GreedyHSIC):
         n_features_to_select=None,
         n_steps=None,
         step=1,
-        estimator="biased",
-        width_multipliers=(0.25, 0.5, 1.0, 2.0),
+        estimator="unbiased",
+        width_multipliers=(0.35, 0.5, 0.7, 1.0),
         label_kernel="auto",
         standardize=True,
     ):
