@@ -37,6 +37,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._scaling import column_scales
 
 __all__ = ["LPBoost", "lpboost_primal", "lpboost_dual", "feasible_cap", "PrimalLP"]
 
@@ -139,14 +140,6 @@ def lpboost_dual(H, y, cap, *, solver="HIGHS"):
     }
 
 
-def standardize(X):
-    """Column means and standard deviations (a zero sd is replaced by 1)."""
-    mean = X.mean(axis=0)
-    sd = X.std(axis=0)
-    sd = np.where(sd > 0, sd, 1.0)  # constant column: leave it at zero after centring
-    return mean, sd
-
-
 class LPBoost(ClassifierMixin, BaseEstimator):
     """LPBoost with single (standardised, sign-flipped) features as weak learners.
 
@@ -225,7 +218,7 @@ class LPBoost(ClassifierMixin, BaseEstimator):
             )
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         m, n = X.shape
-        self.mean_, self.scale_ = standardize(X)
+        self.mean_, self.scale_ = column_scales(X)
         Z = (X - self.mean_) / self.scale_
         cap = 1.0 / (self.nu * m)
         self.cap_ = feasible_cap(ys, cap)

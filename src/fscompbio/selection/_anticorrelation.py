@@ -13,7 +13,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..kernels import label_kernel
-from ._gaussian_updates import PairLayout, check_target, hsic_pair_weights, median_sq_distance, pair_sq_diffs, standardize
+from ._gaussian_updates import PairLayout, check_target, hsic_pair_weights, median_sq_distance, pair_sq_diffs
+from .._scaling import standardize
+from ._ranking import top_k_mask
 
 __all__ = ["AnticorrelationWeighting", "random_partition_differences", "epsilon_insensitive_weights"]
 
@@ -215,8 +217,6 @@ class AnticorrelationWeighting(SelectorMixin, BaseEstimator):
         check_is_fitted(self)
         d = self.n_features_in_
         if self.n_features_to_select is not None:
-            mask = np.zeros(d, dtype=bool)
-            mask[np.argsort(self.ranking_, kind="stable")[: min(self.n_features_to_select, d)]] = True
-            return mask
+            return top_k_mask(self.ranking_, self.n_features_to_select)
         top = self.weights_.max() if d else 0.0
         return self.weights_ > self.threshold * top if top > 0 else np.zeros(d, dtype=bool)

@@ -293,13 +293,6 @@ def check_target(y):
     return y
 
 
-def standardize(X):
-    """Zero mean, unit variance per column (constant columns are only centred)."""
-    sd = X.std(axis=0)
-    sd = np.where(sd > 0, sd, 1.0)  # constant feature: keep it constant, avoid 0/0
-    return (X - X.mean(axis=0)) / sd
-
-
 def median_sq_distance(d2_pairs):
     """Median of the positive squared pair distances (1.0 if none)."""
     v = d2_pairs[d2_pairs > 0]

@@ -15,7 +15,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
 from ..kernels import label_kernel
-from ._gaussian_updates import check_target, PairLayout, PairTensor, hsic_pair_weights, median_sq_distance, standardize
+from ._gaussian_updates import check_target, PairLayout, PairTensor, hsic_pair_weights, median_sq_distance
+from .._scaling import standardize
+from ._ranking import top_k_mask
 
 __all__ = ["FoHSIC", "BaHSIC", "candidate_hsic"]
 
@@ -125,9 +127,7 @@ class _GreedyHSIC(SelectorMixin, BaseEstimator):
         check_is_fitted(self)
         d = self.n_features_in_
         k = self.n_features_to_select if self.n_features_to_select is not None else max(1, d // 2)
-        mask = np.zeros(d, dtype=bool)
-        mask[np.argsort(self.ranking_, kind="stable")[: min(k, d)]] = True
-        return mask
+        return top_k_mask(self.ranking_, k)
 
 
 class BaHSIC(_GreedyHSIC):

@@ -12,7 +12,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, _fit_context, validate_data
 from ..kernels import label_kernel, task_of_target
-from ._gaussian_updates import PairLayout, PairTensor, check_target, hsic_pair_weights, pairs_to_square, standardize
+from ._gaussian_updates import PairLayout, PairTensor, check_target, hsic_pair_weights, pairs_to_square
+from .._scaling import standardize
+from ._ranking import top_k_mask
 from ._hsic import _choose_gamma
 
 __all__ = ["KernelRFE", "dual_sensitivities"]
@@ -204,6 +206,4 @@ class KernelRFE(SelectorMixin, BaseEstimator):
         check_is_fitted(self)
         d = self.n_features_in_
         k = self.n_features_to_select if self.n_features_to_select is not None else max(1, d // 2)
-        mask = np.zeros(d, dtype=bool)
-        mask[np.argsort(self.ranking_, kind="stable")[: min(k, d)]] = True
-        return mask
+        return top_k_mask(self.ranking_, k)

@@ -15,6 +15,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
+from .._scaling import standardize
 from ..kernels import label_kernel, task_of_target
 from ._gaussian_updates import (
     check_target,
@@ -24,8 +25,8 @@ from ._gaussian_updates import (
     batched_unbiased_alignment,
     median_sq_distance,
     pair_sq_diffs,
-    standardize,
 )
+from ._ranking import top_k_mask
 
 __all__ = ["RandSel", "expected_contributions", "random_subset_masks", "balanced_subsample"]
 
@@ -369,12 +370,10 @@ class RandSel(SelectorMixin, BaseEstimator):
 
     def _get_support_mask(self):
         check_is_fitted(self)
+        if self.n_features_to_select is not None:
+            return top_k_mask(self.ranking_, self.n_features_to_select)
         mask = np.zeros(self.n_features_in_, dtype=bool)
-        if self.n_features_to_select is None:
-            mask[self.selected_] = True
-        else:
-            k = min(self.n_features_to_select, self.n_features_in_)
-            mask[np.argsort(self.ranking_, kind="stable")[:k]] = True
+        mask[self.selected_] = True
         return mask
 
 

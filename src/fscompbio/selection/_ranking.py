@@ -1,4 +1,4 @@
-"""Small helpers shared by the chapter-3 selectors: ranks from scores, subset sizes."""
+"""Small helpers shared by the selectors: ranks from scores, subset sizes, top-k masks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from numbers import Integral
 
 import numpy as np
 
-__all__ = ["ranking_from_scores", "resolve_n_features", "sign_labels"]
+__all__ = ["ranking_from_scores", "resolve_n_features", "sign_labels", "top_k_mask"]
 
 
 def ranking_from_scores(scores, *tiebreak):
@@ -45,3 +45,12 @@ def sign_labels(y):
     if classes.size != 2:
         raise ValueError(f"y must have exactly 2 classes; got {classes.size}: {classes[:5]!r}")
     return np.where(inv == 1, 1.0, -1.0), classes
+
+
+def top_k_mask(ranking, k):
+    """Boolean mask of the ``k`` best-ranked features (ranking 1 = best; stable ties)."""
+    ranking = np.asarray(ranking)
+    mask = np.zeros(ranking.size, dtype=bool)
+    mask[np.argsort(ranking, kind="stable")[: min(int(k), ranking.size)]] = True
+    return mask
+

@@ -15,6 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, _fit_context, validate_data
+from .._scaling import standardize
 from ._ranking import resolve_n_features
 
 __all__ = ["LinearRFE"]
@@ -108,8 +109,7 @@ class LinearRFE(SelectorMixin, BaseEstimator):
         check_classification_targets(y)
         rng = check_random_state(self.random_state)
         if self.standardize:
-            sd = X.std(axis=0)
-            X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)  # constant column stays zero
+            X = standardize(X)
         n = X.shape[1]
         remaining = np.arange(n)
         removed = []  # removal order, first removed first

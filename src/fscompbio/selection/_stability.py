@@ -16,17 +16,10 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._scaling import column_scales
 from ._ranking import ranking_from_scores
 
 __all__ = ["StabilitySelection"]
-
-
-def standardize(X):
-    """Column means and standard deviations (a zero sd is replaced by 1)."""
-    mean = X.mean(axis=0)
-    sd = X.std(axis=0)
-    sd = np.where(sd > 0, sd, 1.0)  # constant column: leave it at zero after centring
-    return mean, sd
 
 
 def _subsample(rng, y_codes, fraction):
@@ -176,7 +169,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         else:
             codes = None
             Y = y.astype(float)[:, None]
-        mean, sd = standardize(X)
+        mean, sd = column_scales(X)
         Z = (X - mean) / sd
         ratios = np.geomspace(1.0, self.lambda_min_ratio, self.n_lambdas + 1)[1:]
         if self.learner == "lasso":
@@ -223,7 +216,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         """Boolean (n_lambdas, n) selection of one subsample."""
         n = Zs.shape[1]
         # re-standardise on the subsample (constant columns stay zero)
-        mu, sd = standardize(Zs)
+        mu, sd = column_scales(Zs)
         Zs = (Zs - mu) / sd
         sel = np.zeros((lambdas.size, n), dtype=bool)
         if self.learner == "lasso":
