@@ -1,7 +1,9 @@
 # Chapter 5 data: signal-peptide sequences -> 12-residue cleavage windows -> 54-scale encodings
 # (thesis 5.4.1). Outputs consumed by rules/representation.smk and rules/chapter5.smk:
 #   results/peptides/windows.csv   accession, target, window, label (one row per window)
-#   results/peptides/encoded.npz   X float32 (n_windows, 648), y {0,1}, groups (sequence index), ...
+#   results/peptides/encoded.npz   X float32 (n_windows, 648), codes int8 (n_windows, 12), y {0,1}, groups
+#                                  (sequence index), target (1-based target position), ...
+#   results/peptides/homology.npz  clusters: the homology cluster of every sequence (homology-aware CV)
 
 
 validate(config.setdefault("chapter5", {}), schema="../schemas/chapter5.schema.yaml")
@@ -48,4 +50,21 @@ rule ch5_encode:
         "../scripts/ch5_encode.py"
 
 
-FINAL_OUTPUTS.extend(["results/peptides/windows.json", "results/peptides/encoded.npz"])
+rule ch5_homology:
+    input:
+        windows="results/peptides/windows.csv",
+    output:
+        npz="results/peptides/homology.npz",
+        json="results/peptides/homology.json",
+    log:
+        "logs/peptides/homology.log",
+    params:
+        identity=config["chapter5"]["homology"]["identity"],
+        max_shift=config["chapter5"]["homology"]["max_shift"],
+    conda:
+        "../envs/sequences.yaml"
+    script:
+        "../scripts/ch5_homology.py"
+
+
+FINAL_OUTPUTS.extend(["results/peptides/windows.json", "results/peptides/encoded.npz", "results/peptides/homology.json"])

@@ -1,4 +1,4 @@
-"""Thesis figure 5.1 stand-in: the workflow's own rule graph (snakemake --rulegraph, rendered by graphviz)."""
+"""The workflow's own rule graph (snakemake --rulegraph, rendered by graphviz at page width)."""
 
 import logging
 import subprocess
