@@ -15,6 +15,11 @@ selector, choose the subset and Gaussian width by kernel target alignment
 Write a synthetic data set of the study::
 
     fscompbio make-dataset xor --seed 0 --output xor.npz
+
+Predict the signal-peptide cleavage site of every protein of a FASTA file with the model the workflow
+trained (results/chapter5/model/cleavage_model.pkl), as TSV::
+
+    fscompbio predict-cleavage --model results/chapter5/model/cleavage_model.pkl proteins.fasta --output sites.tsv
 """
 
 from __future__ import annotations
@@ -113,6 +118,23 @@ def _cmd_select(args):
     return 0
 
 
+def _cmd_predict_cleavage(args):
+    from .prediction import CleavageSiteModel
+    from .prediction._cleavage_model import write_predictions
+
+    fasta = Path(args.fasta)
+    if not fasta.is_file():
+        raise SystemExit(f"fscompbio: no such file: {fasta}")
+    try:
+        model = CleavageSiteModel.load(args.model)
+    except FileNotFoundError as exc:
+        raise SystemExit(f"fscompbio: {exc}") from None
+    table = model.predict_fasta(fasta, n_alternatives=args.alternatives)
+    write_predictions(table, args.output)
+    log.info("predicted %d sequences with %s (%s)", len(table), args.model, model.metadata.get("approach"))
+    return 0
+
+
 def _parser():
     p = argparse.ArgumentParser(prog="fscompbio", description=__doc__.split("\n\n")[0])
     p.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
@@ -139,6 +161,13 @@ def _parser():
     s.add_argument("--top", type=int, default=20, help="how many top-ranked feature names to report")
     s.add_argument("--output", default="-", help="JSON file (default: stdout)")
     s.set_defaults(func=_cmd_select)
+
+    c = sub.add_parser("predict-cleavage", help="predict signal-peptide cleavage sites of a FASTA file (TSV)")
+    c.add_argument("fasta", help="protein sequences (FASTA; header >ACCESSION or >sp|ACCESSION|NAME)")
+    c.add_argument("--model", required=True, help="a model file of the workflow (results/chapter5/model/cleavage_model.pkl)")
+    c.add_argument("--alternatives", type=int, default=3, help="next-best sites reported per sequence")
+    c.add_argument("--output", default="-", help="TSV file (default: stdout)")
+    c.set_defaults(func=_cmd_predict_cleavage)
     return p
 
 

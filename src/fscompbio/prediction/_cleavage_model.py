@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["CleavageSiteModel", "describe_fitted", "MODEL_FORMAT"]
+__all__ = ["CleavageSiteModel", "describe_fitted", "write_predictions", "MODEL_FORMAT"]
 
 #: the tag and version stored with a saved model
 MODEL_FORMAT = ("fscompbio-cleavage-model", 1)
@@ -165,7 +165,12 @@ class CleavageSiteModel:
         """:meth:`predict` for every record of a FASTA file (header ``>ACC`` or ``>sp|ACC|NAME``)."""
         from ..sequences._fasta import _read_fasta
 
-        return self.predict(_read_fasta(Path(fasta_path)), n_alternatives=n_alternatives)
+        fasta_path = Path(fasta_path)
+        sequences = _read_fasta(fasta_path)
+        try:
+            return self.predict(sequences, n_alternatives=n_alternatives)
+        except ValueError as exc:  # name the file, as the reader does
+            raise ValueError(f"{fasta_path}: {exc}") from exc
 
     # ------------------------------------------------------------------
     def save(self, path):
@@ -193,3 +198,16 @@ class CleavageSiteModel:
             raise ValueError(f"{path}: model format version {payload.get('version')!r}; this fscompbio reads "
                              f"version {MODEL_FORMAT[1]}")
         return payload["model"]
+
+
+def write_predictions(table, path):
+    """Write :meth:`CleavageSiteModel.predict`'s table as TSV to ``path`` atomically (``"-"``: standard output)."""
+    import sys
+
+    from ..io import atomic_path
+
+    if str(path) == "-":
+        table.to_csv(sys.stdout, sep="\t", index=False)
+        return
+    with atomic_path(path) as tmp:
+        table.to_csv(tmp, sep="\t", index=False)

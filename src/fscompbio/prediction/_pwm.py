@@ -78,11 +78,11 @@ class PositionWeightMatrix(ClassifierMixin, BaseEstimator):
         self : PositionWeightMatrix
         """
         X, y = validate_data(self, X, y, dtype=None)
-        X = self._check_codes(X)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         if y_type != "binary":
             raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
+        X = self._check_codes(X)
         self.classes_, yi = np.unique(y, return_inverse=True)
         pos = yi == 1
         c = float(self.pseudocount)
@@ -100,7 +100,10 @@ class PositionWeightMatrix(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _check_codes(X):
         Xf = np.asarray(X, dtype=np.float64)
-        if np.any(Xf < 0) or np.any(Xf != np.round(Xf)):
+        if np.any(Xf < 0):
+            raise ValueError("Negative values in data passed to PositionWeightMatrix: X must hold non-negative "
+                             "integer symbols (e.g. residue codes 0..19)")
+        if np.any(Xf != np.round(Xf)):
             raise ValueError("X must hold non-negative integer symbols (e.g. residue codes 0..19)")
         return Xf.astype(np.int64)
 
@@ -134,10 +137,12 @@ class PositionWeightMatrix(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
+        check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         tags.input_tags.categorical = True
+        tags.input_tags.positive_only = True
         return tags

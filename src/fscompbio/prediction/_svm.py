@@ -173,6 +173,8 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         if y_type != "binary":
             raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
         self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError(f"GaussianSVC needs samples of both classes; y has 1 class ({self.classes_[0]!r})")
         c_mult = self._grid(self.Cs, "Cs")
         g_mult = self._grid(self.gamma_multipliers, "gamma_multipliers")
         if self.standardize:
@@ -265,6 +267,7 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
+        check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def __sklearn_tags__(self):
