@@ -26,12 +26,25 @@ __all__ = [
     "plot_fig5_4",
     "plot_fig5_5",
     "canonical_dot",
+    "readable_dot",
     "render_dot",
 ]
 
 #: how figures and tables cite the paper whose table 1 table P1 reproduces
 PAPER_CITATION = "Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013), Principled Non-Linear Feature Selection, table 1"
 
+_SHORT_LABELS = {
+    "original": "original\n(648 scales)",
+    "stability": "SF +\nstab. sel.",
+    "rfe": "SF +\nRFE",
+    "randsel": "SF +\nrandSel",
+    "randsel_linear": "SF +\nrandSel\n(linear)",
+    "randsel_mkl": "SF +\nrandSel\n& MKL",
+    "randsel_mkl_original": "original +\nrandSel\n& MKL",
+    "pwm": "weight\nmatrix",
+    "pwm_prior": "weight matrix\n+ position\nprior",
+    "onehot_svm": "one-hot +\nSVM",
+}
 _PROTOCOL_LABELS = {"paper": "paper protocol (balanced)", "adequate": "all positives + r x negatives"}
 _CV_LABELS = {"random": "random CV", "homology": "homology-aware CV"}
 
@@ -167,8 +180,7 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
            color=PALETTE[1], label="Athanasakis et al. (2013), table 1 (PrediSi)")
     if chance is not None:
         ax.axhline(chance, color="0.4", ls=":", lw=1, label=f"chance ({chance:.1f}%)")
-    ax.set_xticks(x, [APPROACH_LABELS.get(a, a).replace("Sparse Filtering", "SF").replace("Anchor: ", "")
-                      .replace(" + ", " +\n").replace(" & ", " &\n") for a in approaches], fontsize=8)
+    ax.set_xticks(x, [_SHORT_LABELS.get(a, a) for a in approaches], fontsize=8)
     ax.set_ylabel("sequences with the cleavage window ranked first (%)")
     ax.set_ylim(0, 100)
     ax.legend(frameon=False, loc="upper left", ncol=2, fontsize=8)
@@ -432,6 +444,47 @@ def canonical_dot(source):
     nodes = sorted((b for b in body if "[label" in b), key=lambda b: int(b.split("[", 1)[0]))
     edges = sorted((b for b in body if "->" in b), key=lambda b: tuple(int(t) for t in b.split("->")))
     return "\n".join(lines[: open_i + 1] + ["    " + b for b in head + nodes + edges] + ["}"]) + "\n"
+
+
+def readable_dot(source, *, drop=("all",), rankdir="LR", fontsize=18):
+    """A rule graph laid out to read at page width: the catch-all target dropped, left to right, large labels.
+
+    Parameters
+    ----------
+    source : str
+        A ``snakemake --rulegraph`` graph.
+    drop : tuple of str, default=("all",)
+        Rules removed with their edges (the default target joins every branch and makes the graph wide).
+    rankdir : {"LR", "TB"}, default="LR"
+    fontsize : int, default=18
+
+    Returns
+    -------
+    str
+        A canonical (:func:`canonical_dot`) graphviz source.
+    """
+    import re
+
+    lines = canonical_dot(source).splitlines()
+    dropped = set()
+    for line in lines:
+        m = re.match(r"\s*(\d+)\[label = \"([^\"]+)\"", line)
+        if m and m.group(2) in drop:
+            dropped.add(m.group(1))
+    keep = []
+    for line in lines:
+        t = line.strip()
+        node = re.match(r"(\d+)\[label", t)
+        edge = re.match(r"(\d+) -> (\d+)", t)
+        if (node and node.group(1) in dropped) or (edge and ({edge.group(1), edge.group(2)} & dropped)):
+            continue
+        keep.append(line)
+    open_i = next(i for i, line in enumerate(keep) if line.rstrip().endswith("{"))
+    while keep[open_i + 1].strip().startswith(("graph[", "node[", "edge[")):  # after snakemake's own defaults
+        open_i += 1
+    attrs = [f"    graph[rankdir={rankdir}, ranksep=0.35, nodesep=0.12];",
+             f"    node[fontsize={int(fontsize)}, margin=\"0.08,0.04\"];"]
+    return "\n".join(keep[: open_i + 1] + attrs + keep[open_i + 1 :]) + "\n"
 
 
 def render_dot(source, *, fmt="png"):
