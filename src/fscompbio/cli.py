@@ -302,9 +302,11 @@ def _fold_table(folds, names, summary):
         more = f" (+{len(f['selected']) - 6})" if len(f["selected"]) > 6 else ""
         lines.append(f"{f['fold']:>4} {f['n_train']:>6} {f['n_test']:>5} {f['accuracy']:>8.3f} {f['n_selected']:>5} "
                      f"{f['sigma']:>9.3g} {f['seconds_total']:>8.2f}  {', '.join(shown)}{more}")
+    known = (f"; precision {summary['precision_mean']:.2f}, recall {summary['recall_mean']:.2f} of the known "
+             "relevant features" if summary.get("precision_mean") is not None else "")
     lines.append(f"mean accuracy {summary['accuracy_mean']:.3f} (sd {summary['accuracy_sd']:.3f}) over "
-                 f"{summary['n_folds']} folds; {summary['n_selected_mean']:.1f} features selected on average; "
-                 f"selection log-likelihood {summary['log_likelihood']:.3g}")
+                 f"{summary['n_folds']} folds; {summary['n_selected_mean']:.1f} features selected on average"
+                 f"{known}; selection log-likelihood {summary['log_likelihood']:.3g} (lower = more consistent)")
     return "\n".join(lines)
 
 

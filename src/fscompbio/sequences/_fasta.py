@@ -41,11 +41,8 @@ def _read_fasta(fasta_path):
     with open(fasta_path) as handle:
         try:
             records = list(SeqIO.parse(handle, "fasta"))
-        except ValueError as exc:  # Biopython's message does not name the file
+        except ValueError as exc:  # Biopython's message does not name the file; also a binary file's decode error
             raise ValueError(f"{fasta_path}: not a valid FASTA file ({str(exc).splitlines()[0]})") from exc
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{fasta_path}: not a valid FASTA file (not text: {exc.reason} at byte "
-                             f"{exc.start})") from exc
         for number, record in enumerate(records, start=1):
             accession = _fasta_accession(record.id)
             if not accession:
@@ -128,12 +125,15 @@ def read_signal_peptides(fasta_path, tsv_path, *, nonstandard="drop"):
     Raises
     ------
     ValueError
-        With the file and the record named, for: a duplicate accession (in
+        With the file and the record named, for: an empty, binary or
+        non-FASTA file, an empty or unreadable TSV, a duplicate accession (in
         either file), a FASTA record with an empty sequence, a TSV accession
         without a FASTA sequence ("missing sequence"), a FASTA accession that
         is not in the TSV ("unknown accession"), a non-integer cleavage site,
         or a cleavage site outside ``1 .. len(sequence) - 1`` (the mature
         protein must have at least one residue).
+    FileNotFoundError
+        If either file does not exist (the message names it).
     """
     if nonstandard not in {"drop", "error"}:
         raise ValueError(f"nonstandard must be 'drop' or 'error'; got {nonstandard!r}")
