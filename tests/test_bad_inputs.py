@@ -294,3 +294,25 @@ def test_bad_config_is_refused_with_file_key_and_problem(tmp_path, case):
     assert len(errors) == 1, run.stdout + run.stderr
     assert "my_config.yaml" in errors[0] and re.search(pattern, errors[0]), errors[0]
     assert not [p for p in work.rglob("*") if p.is_file() and ".snakemake" not in p.parts]
+
+
+
+def test_unwritable_output_folder(tmp_path, capsys, monkeypatch):
+    """A folder the user may not write in (read-only mount, permissions; simulated, since root may write
+    anywhere): refused before any work, naming the output and the folder."""
+    import tempfile
+
+    (tmp_path / "m.csv").write_text(VALID)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    monkeypatch.setattr(tempfile, "mkdtemp", denied)
+    for out in (locked / "r.json", locked / "new" / "r.json"):
+        code = main(["select", str(tmp_path / "m.csv"), "--method", "correlation", "--output", str(out)])
+        line = capsys.readouterr().err.strip()
+        assert code == 1 and line == f"fscompbio: error: {out}: cannot write in folder {locked} (Permission denied)"
+    assert list(locked.iterdir()) == []
