@@ -183,7 +183,8 @@ CASES = {
     "tsv-missing-file": ({"sp.fasta": FASTA}, ["encode", "{dir}/sp.fasta", "{dir}/none.tsv"], 1,
                          r"none\.tsv: no such file"),
     "tsv-empty": ({"sp.fasta": FASTA, "sp.tsv": ""}, ["encode", "{dir}/sp.fasta", "{dir}/sp.tsv"], 1,
-                  r"sp\.tsv: empty file; expected a tab-separated header with columns \['Accession', 'Cleavage_Site'\]"),
+                  r"sp\.tsv: empty file; expected a tab-separated header with columns "
+                  r"\['Accession', 'Cleavage_Site'\]"),
     "tsv-missing-column": ({"sp.fasta": FASTA, "sp.tsv": TSV.replace("Cleavage_Site", "Site")},
                            ["encode", "{dir}/sp.fasta", "{dir}/sp.tsv"], 1,
                            r"sp\.tsv: missing column\(s\) \['Cleavage_Site'\]"),

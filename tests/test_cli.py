@@ -98,8 +98,8 @@ def test_select_on_a_single_feature_and_with_constant_features(tmp_path, capsys)
     assert res["ranked_features"][0] == "signal" and set(res["ranked_features"][2:]) == {"flat", "zero"}
     assert np.all(np.isfinite(res["scores"]))
     warning = capsys.readouterr().err.strip()
-    assert warning == f"fscompbio: warning: {const}: 2 constant feature(s) ['flat', 'zero'] carry no information " \
-                      "and rank last or tie"
+    assert warning == f"fscompbio: warning: {const}: 2 constant feature(s) ['flat', 'zero']: they carry no " \
+                      "information about the labels"
 
 
 def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys):
@@ -116,8 +116,8 @@ def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys):
     X, y = df.drop(columns=["sample_id", "label"]).to_numpy(), np.where(df["label"] == "tumour", 1, -1)
     splits = outer_splits(y, 3, random_state=derive_seed(7, "outer"))
     for k, (train, test) in enumerate(splits):
-        ref = run_outer_fold(X, y, train, test, make_selector("correlation", random_state=derive_seed(7, "correlation", k)),
-                             kta=KTASelect())
+        selector = make_selector("correlation", random_state=derive_seed(7, "correlation", k))
+        ref = run_outer_fold(X, y, train, test, selector, kta=KTASelect())
         fold = res["folds"][k]
         assert fold["accuracy"] == ref["accuracy"] and fold["selected"] == ref["selected"]
         assert fold["selected_features"] == [res_name for res_name in df.columns[2:][ref["selected"]]]

@@ -133,8 +133,8 @@ def _load_binary(args, min_class_size):
         raise ValueError(f"{path}: every feature is constant ({ds.n_features} of {ds.n_features}); nothing to select")
     if constant.size:
         names = [str(ds.feature_names[j]) for j in constant[:5]]
-        log.warning("%s: %d constant feature(s) %s%s carry no information and rank last or tie", path, constant.size,
-                    names, " ..." if constant.size > 5 else "")
+        log.warning("%s: %d constant feature(s) %s%s: they carry no information about the labels", path,
+                    constant.size, names, " ..." if constant.size > 5 else "")
     return ds
 
 

@@ -215,7 +215,8 @@ def load_csv_dataset(path, *, label_column="label", id_column="sample_id", posit
             raise ValueError(
                 f"{path}: label {classes[k]!r} in column {label_column!r} has {only}; each class needs at least "
                 f"{min_class_size}"
-                + (" (for a real-valued target, use task='regression')" if pd.api.types.is_integer_dtype(labels) else "")
+                + (" (for a real-valued target, use task='regression')"
+                   if pd.api.types.is_integer_dtype(labels) else "")
             )
     if task == "binary":
         pos = classes[1] if positive_label is None else str(positive_label)
