@@ -139,6 +139,14 @@ CASES = {
                                     r"correlation, "),
     "unknown-dataset-name": ({}, ["make-dataset", "nope", "--output", "{dir}/out/d.npz"], 2,
                              r"fscompbio make-dataset: error: argument name: unknown data set 'nope'; choose from "),
+    "unknown-method-parameter": ({"m.csv": VALID},
+                                 ["select", "{dir}/m.csv", "--method", "randsel", "--param", "n_subset=10"], 2,
+                                 r"fscompbio select: error: argument --param: randsel has no parameter 'n_subset'; "
+                                 r"its parameters are "),
+    "invalid-method-parameter": ({"m.csv": VALID},
+                                 ["evaluate", "{dir}/m.csv", "--method", "randsel", "--param", "subsample=0"], 2,
+                                 r"fscompbio evaluate: error: argument --param: The 'subsample' parameter of RandSel "
+                                 r"must be .*Got 0 instead\."),
     "zero-size": ({"m.csv": VALID}, ["select", "{dir}/m.csv", "--method", "correlation", "--top", "0"], 2,
                   r"fscompbio select: error: argument --top: must be >= 1; got 0"),
     "negative-size": ({}, ["make-dataset", "xor", "--n-samples", "-5", "--output", "{dir}/out/d.npz"], 2,

@@ -102,11 +102,12 @@ def test_select_on_a_single_feature_and_with_constant_features(tmp_path, capsys)
                       "information about the labels"
 
 
-def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys):
+@pytest.mark.parametrize("method, params", [("correlation", {}), ("stabsel_lasso", {"n_bootstraps": 5})])
+def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys, method, params):
     csv, relevant = _planted_csv(tmp_path, 5, n=90, d=20)
     out = tmp_path / "folds.json"
-    assert main(["evaluate", str(csv), "--method", "correlation", "--folds", "3", "--seed", "7",
-                 "--output", str(out)]) == 0
+    argv = ["evaluate", str(csv), "--method", method, "--folds", "3", "--seed", "7", "--output", str(out)]
+    assert main(argv + [f"--param={k}={v}" for k, v in params.items()]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].split()[:4] == ["fold", "train", "test", "accuracy"] and len(table) == 5
     assert table[-1].startswith("mean accuracy")
@@ -116,7 +117,7 @@ def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys):
     X, y = df.drop(columns=["sample_id", "label"]).to_numpy(), np.where(df["label"] == "tumour", 1, -1)
     splits = outer_splits(y, 3, random_state=derive_seed(7, "outer"))
     for k, (train, test) in enumerate(splits):
-        selector = make_selector("correlation", random_state=derive_seed(7, "correlation", k))
+        selector = make_selector(method, params, random_state=derive_seed(7, method, k))
         ref = run_outer_fold(X, y, train, test, selector, kta=KTASelect())
         fold = res["folds"][k]
         assert fold["accuracy"] == ref["accuracy"] and fold["selected"] == ref["selected"]
@@ -124,7 +125,7 @@ def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys):
         assert f"{ref['accuracy']:.3f}" in table[k + 1]
         assert len(relevant & set(fold["selected_features"])) >= 2  # of the 3 planted
     assert res["summary"]["accuracy_mean"] == pytest.approx(np.mean([f["accuracy"] for f in res["folds"]]))
-    assert res["summary"]["accuracy_mean"] > 0.75
+    assert res["summary"]["accuracy_mean"] > 0.75 and res["params"] == params
 
 
 def test_evaluate_with_nested_cv(tmp_path, capsys):

@@ -94,11 +94,40 @@ def _about(path):
         raise ValueError(f"{path}: {exc}") from exc
 
 
-def _check_method(name):
-    from .evaluation._methods import METHODS  # the registry only, not the selectors
+def _key_value(text):
+    """``KEY=VALUE`` with VALUE read as YAML (3, 0.5, true, null, [0.7, 0.9], text)."""
+    import yaml
 
-    if name not in METHODS:
-        raise UsageError(f"argument --method: unknown method {name!r}; choose from {', '.join(METHODS)}")
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE; got {text!r}")
+    try:
+        return key.strip(), yaml.safe_load(value)
+    except yaml.YAMLError:
+        raise argparse.ArgumentTypeError(f"cannot read the value of {text!r}") from None
+
+
+def _check_method(args):
+    """Refuse an unknown --method, or a --param the method does not have or does not allow, before any work."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from .evaluation import METHODS, make_selector
+
+    if args.method not in METHODS:
+        raise UsageError(f"argument --method: unknown method {args.method!r}; choose from {', '.join(METHODS)}")
+    params = dict(args.param)
+    if "random_state" in params:
+        raise UsageError("argument --param: give the seed with --seed, not random_state")
+    selector = make_selector(args.method)
+    unknown = sorted(set(params) - set(selector.get_params()))
+    if unknown:
+        raise UsageError(f"argument --param: {args.method} has no parameter {unknown[0]!r}; its parameters are "
+                         f"{', '.join(sorted(selector.get_params()))}")
+    try:
+        selector.set_params(**params)._validate_params()
+    except InvalidParameterError as exc:
+        raise UsageError(f"argument --param: {_one_line(exc)}") from None
+    return params
 
 
 def _check_output(path):
@@ -209,6 +238,8 @@ def _run_make_dataset(args):
 def _args_select(p):
     _add_data_arguments(p)
     p.add_argument("--method", required=True, help="a method of `fscompbio list`")
+    p.add_argument("--param", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of the method's selector, e.g. --param n_subsets=3000 (repeatable)")
     p.add_argument("--seed", type=_int_at_least(0), default=0)
     p.add_argument("--model-selection", choices=["kta", "none"], default="kta",
                    help="kta: choose the subset and width by kernel target alignment (thesis algorithm 3); "
@@ -225,13 +256,13 @@ def _run_select(args):
     from .kernels import gamma_to_sigma
     from .model_selection import KTASelect
 
-    _check_method(args.method)
+    params = _check_method(args)
     _check_output(args.output)
     ds = _load_binary(args, min_class_size=2)
     if args.n_features is not None and args.n_features > ds.n_features:
         raise ValueError(f"{args.data}: --n-features {args.n_features} is larger than the {ds.n_features} "
                          "features of the data")
-    selector = make_selector(args.method, random_state=args.seed)
+    selector = make_selector(args.method, params, random_state=args.seed)
     with _about(args.data):
         t0 = time.perf_counter()
         selector.fit(ds.X, ds.y)
@@ -242,6 +273,7 @@ def _run_select(args):
         result = {
             "data": str(args.data),
             "method": args.method,
+            "params": params,
             "seed": args.seed,
             "n_samples": ds.n_samples,
             "n_features": ds.n_features,
@@ -282,6 +314,8 @@ def _run_select(args):
 def _args_evaluate(p):
     _add_data_arguments(p)
     p.add_argument("--method", required=True, help="a method of `fscompbio list`")
+    p.add_argument("--param", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of the method's selector, e.g. --param n_subsets=3000 (repeatable)")
     p.add_argument("--model-selection", choices=["kta", "cv"], default="kta",
                    help="kta: subset and width by kernel target alignment (thesis algorithm 3); cv: nested "
                         "stratified cross-validation of the SVM (default: kta)")
@@ -315,7 +349,7 @@ def _run_evaluate(args):
     from .model_selection import KTASelect, NestedCVSelect
     from .seeding import derive_seed
 
-    _check_method(args.method)
+    params = _check_method(args)
     _check_output(args.output)
     ds = _load_binary(args, min_class_size=args.folds)
     names = [str(n) for n in ds.feature_names]
@@ -329,7 +363,7 @@ def _run_evaluate(args):
     folds = []
     with _about(args.data):
         for k, (train, test) in enumerate(_progress(splits, desc=f"{args.method} folds", unit="fold")):
-            selector = make_selector(args.method, random_state=derive_seed(args.seed, args.method, k))
+            selector = make_selector(args.method, params, random_state=derive_seed(args.seed, args.method, k))
             cv = NestedCVSelect(sizes=spec.cv_sizes, inner_folds=args.inner_folds, C=args.C,
                                 random_state=derive_seed(args.seed, args.method, k, "inner"))
             out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=args.model_selection,
@@ -340,7 +374,8 @@ def _run_evaluate(args):
         summary = aggregate_folds(folds, ds.n_features)
     print(_fold_table(folds, names, summary))
     if args.output is not None:
-        _write_json_output({"data": str(args.data), "method": args.method, "model_selection": args.model_selection,
+        _write_json_output({"data": str(args.data), "method": args.method, "params": params,
+                            "model_selection": args.model_selection,
                             "seed": args.seed, "folds": folds, "summary": summary, "n_samples": ds.n_samples,
                             "n_features": ds.n_features, "C": args.C}, args.output)
     return 0
@@ -435,7 +470,8 @@ SUBCOMMANDS = [
     Subcommand("make-dataset", "write a synthetic data set of the study (.npz)",
                "fscompbio make-dataset xor --seed 0 --output xor.npz", _args_make_dataset, _run_make_dataset),
     Subcommand("select", "rank the features of a CSV or .npz data set and choose a subset by kernel target alignment",
-               "fscompbio select data.csv --method correlation --output selection.json", _args_select, _run_select),
+               "fscompbio select data.csv --method randsel --param n_subsets=3000 --output selection.json",
+               _args_select, _run_select),
     Subcommand("evaluate", "cross-validate one method on one data set (the protocol of chapters 3 and 4)",
                "fscompbio evaluate data.csv --method randsel --folds 10 --output folds.json",
                _args_evaluate, _run_evaluate),
