@@ -229,3 +229,22 @@ def test_one_class_is_refused_clearly():
     y = np.ones(20, dtype=int)
     with pytest.raises(ValueError, match="needs a binary target; got 1 classes"):
         KTASelect().select(X, y, np.arange(1, 5))
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_rankings_do_not_depend_on_the_features_scale_or_float32(method):
+    """Features in units of 1e-25 or 1e25 (the Gaussian widths follow the data) and float32 copies give the
+    same leading features as the data in unit scale: no overflow, underflow or NaN on the way."""
+    from fscompbio.datasets import make_dataset
+
+    ds = make_dataset("xor", random_state=0, n_samples=100, n_features=10)
+    perm = np.random.default_rng(6).permutation(10)
+    X = ds.X[:, perm]
+    lead = set(np.argsort(_fit(method, X, ds.y).ranking_, kind="stable")[:2].tolist())
+    if method in ("randsel", "gaussian_rfe", "bahsic"):  # the non-linear methods find the XOR pair here
+        assert lead == {int(np.flatnonzero(perm == 0)[0]), int(np.flatnonzero(perm == 1)[0])}
+    for scale in (1e-25, 1e25):
+        for dtype in (np.float64, np.float32):
+            sel = _fit(method, (X * scale).astype(dtype), ds.y)
+            assert np.all(np.isfinite(np.asarray(sel.scores_, dtype=float)))
+            assert set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == lead, (scale, dtype)
