@@ -144,8 +144,6 @@ def _load_binary(args, min_class_size):
 
     path = Path(args.data)
     if path.suffix == ".npz":
-        if not path.is_file():
-            raise FileNotFoundError(f"{path}: no such file")
         ds = load_dataset(path)
         if ds.task != "binary":
             raise ValueError(f"{path}: task {ds.task!r}; `fscompbio {args.command}` needs two classes (binary)")

@@ -39,12 +39,20 @@ def load_dataset(path):
 
     Raises
     ------
+    FileNotFoundError
+        If ``path`` does not exist.
     ValueError
-        Naming the file and what is wrong: a missing key, inconsistent shapes,
+        Naming the file and what is wrong: not a zip archive, a missing key, inconsistent shapes,
         non-finite values, relevant indices out of range, an unknown task, or
         labels that do not fit the task.
     """
     path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+    with open(path, "rb") as fh:
+        if fh.read(4) != b"PK\x03\x04":
+            raise ValueError(f"{path}: not a readable .npz data set (not a zip archive of arrays, as written by "
+                             "save_dataset or `fscompbio make-dataset`)")
     try:
         z = np.load(path, allow_pickle=False)
         if not isinstance(z, np.lib.npyio.NpzFile):

@@ -42,7 +42,8 @@ def _read_fasta(fasta_path):
         try:
             records = list(SeqIO.parse(handle, "fasta"))
         except ValueError as exc:  # Biopython's message does not name the file; also a binary file's decode error
-            raise ValueError(f"{fasta_path}: not a valid FASTA file ({str(exc).splitlines()[0]})") from exc
+            first_paragraph = " ".join(str(exc).strip().split("\n\n")[0].split())
+            raise ValueError(f"{fasta_path}: not a valid FASTA file ({first_paragraph})") from exc
         for number, record in enumerate(records, start=1):
             accession = _fasta_accession(record.id)
             if not accession:
