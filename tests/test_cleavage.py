@@ -467,16 +467,18 @@ def test_predict_cleavage_errors(tmp_path, capsys):
     model.save(path)
     bad = tmp_path / "bad.fasta"
     bad.write_text(">P1\nMKLLAVLALAGAQAQA\n>SHORT\nMKLLV\n")
-    assert main(["predict-cleavage", "--model", str(path), str(bad)]) == 2
+    assert main(["predict-cleavage", "--model", str(path), str(bad)]) == 1  # bad input
     assert f"{bad}: sequence 'SHORT' has 5 residues, fewer than one window of 12" in capsys.readouterr().err
     bad.write_text(">P1\nMKLLAVLALAGAQAQA\n>ODD\nMKLLAVLAXAGAQAQA\n")
-    assert main(["predict-cleavage", "--model", str(path), str(bad)]) == 2
+    assert main(["predict-cleavage", "--model", str(path), str(bad)]) == 1
     assert "sequence 'ODD' has non-standard residue 'X' at position 9" in capsys.readouterr().err
     not_a_model = tmp_path / "x.pkl"
     not_a_model.write_bytes(b"not a pickle")
-    assert main(["predict-cleavage", "--model", str(not_a_model), str(bad)]) == 2
+    assert main(["predict-cleavage", "--model", str(not_a_model), str(bad)]) == 1
     assert "not a cleavage-site model written by fscompbio" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="no such model file"):
-        main(["predict-cleavage", "--model", str(tmp_path / "missing.pkl"), str(bad)])
+    assert main(["predict-cleavage", "--model", str(tmp_path / "missing.pkl"), str(bad)]) == 1
+    assert "missing.pkl: no such model file" in capsys.readouterr().err
+    assert main(["predict-cleavage", "--model", str(path), str(tmp_path / "none.fasta")]) == 1
+    assert "none.fasta" in capsys.readouterr().err
     with pytest.raises(ValueError, match="representation 'sf' needs the scale table"):
         CleavageSiteModel(model.estimator, representation="sf")
