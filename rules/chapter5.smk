@@ -24,11 +24,13 @@ CH5_SF_APPROACHES = ["stability", "rfe", "randsel", "randsel_linear", "randsel_m
 # first target position of a window (1-based): the position prior codes positions from here
 CH5_FIRST_TARGET = config["chapter5"]["data"]["before"] + 1
 # which configuration made a figure, with its sizes (printed in the figures and tables)
-CH5_CONFIG_LABEL = "{} config: {} sequences, {}-fold CV, sparse filtering {} features".format(
-    "quick" if config["chapter5"]["data"]["n_sequences"] is not None else "thesis",
-    config["chapter5"]["data"]["n_sequences"] or "all",
-    CH5_PRED["n_folds"],
-    config["chapter5"]["representation"]["n_features"],
+CH5_CONFIG_LABEL = (
+    "{} config: {} sequences, {}-fold CV, sparse filtering {} features".format(
+        "quick" if config["chapter5"]["data"]["n_sequences"] is not None else "thesis",
+        config["chapter5"]["data"]["n_sequences"] or "all",
+        CH5_PRED["n_folds"],
+        config["chapter5"]["representation"]["n_features"],
+    )
 )
 
 
@@ -57,7 +59,16 @@ CH5_FOLD_TIMINGS = [j.replace(".json", ".timing.json") for j in CH5_FOLD_JSONS]
 # the settings of each approach: SVM grid, selectors, LPBoost-MKL
 CH5_APPROACH_PARAMS = {
     key: CH5_PRED[key]
-    for key in ["svm", "stability", "rfe", "randsel", "mkl", "max_sets", "select_max_per_class", "pseudocount"]
+    for key in [
+        "svm",
+        "stability",
+        "rfe",
+        "randsel",
+        "mkl",
+        "max_sets",
+        "select_max_per_class",
+        "pseudocount",
+    ]
 }
 
 
@@ -65,15 +76,22 @@ rule ch5_predict:
     input:
         encoded="results/peptides/encoded.npz",
         sf=lambda wc: (
-            "results/representation/sparse_filtering.npz" if wc.approach in CH5_SF_APPROACHES else []
+            "results/representation/sparse_filtering.npz"
+            if wc.approach in CH5_SF_APPROACHES
+            else []
         ),
-        homology=lambda wc: "results/peptides/homology.npz" if wc.cv == "homology" else [],
+        homology=lambda wc: (
+            "results/peptides/homology.npz" if wc.cv == "homology" else []
+        ),
     output:
         npz="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.npz",
         json="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.json",
         timing="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.timing.json",
     log:
         "logs/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.log",
+    conda:
+        "../envs/prediction.yaml"
+    threads: 1
     params:
         approach=lambda wc: wc.approach,
         cv=lambda wc: wc.cv,
@@ -84,10 +102,9 @@ rule ch5_predict:
         # one fold split per CV scheme, shared by every approach and protocol
         folds_seed=lambda wc: derive_seed(config["seed"], "chapter5", "folds", wc.cv),
         # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
-        seed=lambda wc: derive_seed(config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold),
-    threads: 1
-    conda:
-        "../envs/prediction.yaml"
+        seed=lambda wc: derive_seed(
+            config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold
+        ),
     script:
         "../scripts/ch5_predict_fold.py"
 
@@ -99,15 +116,17 @@ rule ch5_table_P1:
         sf="results/representation/sparse_filtering.json",
         homology="results/peptides/homology.json",
     output:
-        csv=report("figures/table_P1.csv", caption=caption("table_P1"), category="Chapter 5"),
+        csv=report(
+            "figures/table_P1.csv", caption=caption("table_P1"), category="Chapter 5"
+        ),
         md="figures/table_P1.md",
         timing="results/chapter5/table_P1.timing.csv",
     log:
         "logs/chapter5/table_P1.log",
-    params:
-        config_label=CH5_CONFIG_LABEL,
     conda:
         "../envs/figures.yaml"
+    params:
+        config_label=CH5_CONFIG_LABEL,
     script:
         "../scripts/ch5_figures_table_P1.py"
 
@@ -119,11 +138,11 @@ rule ch5_fig5_3:
         report(figure("fig5_3"), caption=caption("fig5_3"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_3.log",
+    conda:
+        "../envs/figures.yaml"
     params:
         windows_per_sequence=39,
         config_label=CH5_CONFIG_LABEL,
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/ch5_figures_fig5_3.py"
 
@@ -131,12 +150,19 @@ rule ch5_fig5_3:
 rule ch5_learning_curve:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: "results/representation/sparse_filtering.npz" if wc.representation == "sf" else [],
+        sf=lambda wc: (
+            "results/representation/sparse_filtering.npz"
+            if wc.representation == "sf"
+            else []
+        ),
     output:
         json="results/chapter5/learning_curve/{representation}/fold{fold}.json",
         timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
     log:
         "logs/chapter5/learning_curve/{representation}/fold{fold}.log",
+    conda:
+        "../envs/prediction.yaml"
+    threads: 1
     params:
         n_folds=CH5_LC["n_folds"],
         per_class=CH5_LC["per_class"],
@@ -144,10 +170,9 @@ rule ch5_learning_curve:
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
         folds_seed=derive_seed(config["seed"], "chapter5", "learning_curve_folds"),
-        seed=lambda wc: derive_seed(config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold),
-    threads: 1
-    conda:
-        "../envs/prediction.yaml"
+        seed=lambda wc: derive_seed(
+            config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold
+        ),
     script:
         "../scripts/ch5_learning_curve.py"
 
@@ -164,10 +189,10 @@ rule ch5_fig5_5:
         csv="figures/fig5_5.csv",
     log:
         "logs/chapter5/fig5_5.log",
-    params:
-        config_label=CH5_CONFIG_LABEL,
     conda:
         "../envs/figures.yaml"
+    params:
+        config_label=CH5_CONFIG_LABEL,
     script:
         "../scripts/ch5_figures_fig5_5.py"
 
@@ -180,13 +205,13 @@ rule ch5_fig5_4:
         npz="results/chapter5/fig5_4.npz",
     log:
         "logs/chapter5/fig5_4.log",
+    conda:
+        "../envs/figures.yaml"
     params:
         max_per_class=CH5_PRED["fig5_4_max_per_class"],
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
         seed=derive_seed(config["seed"], "chapter5", "fig5_4"),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/ch5_figures_fig5_4.py"
 
@@ -196,10 +221,10 @@ rule ch5_fig5_1:
         report(figure("fig5_1"), caption=caption("fig5_1"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_1.log",
-    params:
-        kind="architecture",
     conda:
         "../envs/figures.yaml"
+    params:
+        kind="architecture",
     script:
         "../scripts/ch5_figures_diagrams.py"
 
@@ -212,12 +237,12 @@ rule ch5_fig5_2:
         report(figure("fig5_2"), caption=caption("fig5_2"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_2.log",
+    conda:
+        "../envs/figures.yaml"
     params:
         kind="representation",
         before=config["chapter5"]["data"]["before"],
         after=config["chapter5"]["data"]["after"],
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/ch5_figures_diagrams.py"
 
@@ -227,13 +252,17 @@ rule ch5_workflow_graph:
         workflow.main_snakefile,
         sorted(glob.glob(os.path.join(workflow.basedir, "rules", "*.smk"))),
     output:
-        report(figure("workflow_rulegraph"), caption=caption("workflow_rulegraph"), category="Workflow"),
+        report(
+            figure("workflow_rulegraph"),
+            caption=caption("workflow_rulegraph"),
+            category="Workflow",
+        ),
     log:
         "logs/chapter5/workflow_rulegraph.log",
-    params:
-        snakefile=lambda wildcards, input: input[0],
     conda:
         "../envs/figures.yaml"
+    params:
+        snakefile=lambda wildcards, input: input[0],
     script:
         "../scripts/ch5_figures_rulegraph.py"
 
@@ -252,15 +281,15 @@ rule ch5_model:
         timing="results/chapter5/model/cleavage_model.timing.json",
     log:
         "logs/chapter5/model.log",
+    conda:
+        "../envs/prediction.yaml"
+    threads: 1
     params:
         approach_params=CH5_APPROACH_PARAMS,
         protocols=CH5_PRED["protocols"],
         model=CH5_PRED["model"],
         data=config["chapter5"]["data"],
         seed=derive_seed(config["seed"], "chapter5", "model"),
-    threads: 1
-    conda:
-        "../envs/prediction.yaml"
     script:
         "../scripts/ch5_model.py"
 

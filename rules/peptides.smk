@@ -20,6 +20,8 @@ rule ch5_windows:
         json="results/peptides/windows.json",
     log:
         "logs/peptides/windows.log",
+    conda:
+        "../envs/sequences.yaml"
     params:
         nonstandard=CH5_DATA["nonstandard"],
         n_sequences=CH5_DATA["n_sequences"],
@@ -27,8 +29,6 @@ rule ch5_windows:
         before=CH5_DATA["before"],
         after=CH5_DATA["after"],
         seed=derive_seed(config["seed"], "chapter5", "sequences"),
-    conda:
-        "../envs/sequences.yaml"
     script:
         "../scripts/ch5_windows.py"
 
@@ -41,11 +41,11 @@ rule ch5_encode:
         "results/peptides/encoded.npz",
     log:
         "logs/peptides/encode.log",
+    conda:
+        "../envs/sequences.yaml"
     params:
         before=CH5_DATA["before"],
         after=CH5_DATA["after"],
-    conda:
-        "../envs/sequences.yaml"
     script:
         "../scripts/ch5_encode.py"
 
@@ -58,13 +58,19 @@ rule ch5_homology:
         json="results/peptides/homology.json",
     log:
         "logs/peptides/homology.log",
+    conda:
+        "../envs/sequences.yaml"
     params:
         identity=config["chapter5"]["homology"]["identity"],
         max_shift=config["chapter5"]["homology"]["max_shift"],
-    conda:
-        "../envs/sequences.yaml"
     script:
         "../scripts/ch5_homology.py"
 
 
-FINAL_OUTPUTS.extend(["results/peptides/windows.json", "results/peptides/encoded.npz", "results/peptides/homology.json"])
+FINAL_OUTPUTS.extend(
+    [
+        "results/peptides/windows.json",
+        "results/peptides/encoded.npz",
+        "results/peptides/homology.json",
+    ]
+)

@@ -17,6 +17,9 @@ rule ch5_sparse_filtering:
         model="results/representation/sparse_filtering.pkl",
     log:
         "logs/representation/sparse_filtering.log",
+    conda:
+        "../envs/sequences.yaml"
+    threads: 2
     params:
         n_features=CH5_REPR["n_features"],
         max_iter=CH5_REPR["max_iter"],
@@ -24,11 +27,13 @@ rule ch5_sparse_filtering:
         batch_size=CH5_REPR["batch_size"],
         fit_max_samples=CH5_REPR["fit_max_samples"],
         seed=derive_seed(config["seed"], "chapter5", "sparse_filtering"),
-    threads: 2
-    conda:
-        "../envs/sequences.yaml"
     script:
         "../scripts/ch5_sparse_filtering.py"
 
 
-FINAL_OUTPUTS.extend(["results/representation/sparse_filtering.json", "results/representation/sparse_filtering.npz"])
+FINAL_OUTPUTS.extend(
+    [
+        "results/representation/sparse_filtering.json",
+        "results/representation/sparse_filtering.npz",
+    ]
+)
