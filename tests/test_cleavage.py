@@ -482,3 +482,16 @@ def test_predict_cleavage_errors(tmp_path, capsys):
     assert "none.fasta" in capsys.readouterr().err
     with pytest.raises(ValueError, match="representation 'sf' needs the scale table"):
         CleavageSiteModel(model.estimator, representation="sf")
+
+
+def test_readable_dot_drops_the_catch_all_target():
+    from fscompbio.plots.chapter5 import readable_dot
+
+    src = "\n".join(["digraph snakemake_dag {", "    graph[bgcolor=white, margin=0];",
+                     "    node[shape=box, fontsize=10];", '\t0[label = "all", color = "0 0 0"];',
+                     '\t1[label = "a"];', '\t2[label = "b"];', "\t1 -> 0", "\t2 -> 0", "\t1 -> 2", "}"])
+    out = readable_dot(src, fontsize=20)
+    assert '"all"' not in out and "-> 0" not in out
+    assert '1[label = "a"]' in out and "1 -> 2" in out
+    # our attributes come after snakemake's defaults, so they win
+    assert out.index("fontsize=10") < out.index("fontsize=20") and "rankdir=LR" in out
