@@ -171,7 +171,8 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
             cell = table[(table["approach"] == a) & (table["protocol"] == p) & (table["cv"] == c)]
             means.append(cell["accuracy_mean"].iloc[0] if len(cell) else np.nan)
             sds.append(cell["accuracy_sd"].iloc[0] if len(cell) else np.nan)
-        nf = int(table[(table["protocol"] == p) & (table["cv"] == c)]["n_folds"].max())
+        counts = table[(table["protocol"] == p) & (table["cv"] == c)]["n_folds"]
+        nf = str(int(counts.max())) if counts.min() == counts.max() else f"{int(counts.min())}-{int(counts.max())}"
         ax.bar(x - 0.4 + w * (k + 0.5), means, w, yerr=sds, capsize=2, color=colours[k % len(colours)],
                hatch="//" if c == "homology" else None, edgecolor="white", linewidth=0.3,
                label=f"{_PROTOCOL_LABELS.get(p, p)}, {_CV_LABELS.get(c, c)} ({nf} folds)")
@@ -215,19 +216,26 @@ def plot_fig5_5(curve, *, config_label=""):
              "sf": "sparse filtering"}
     colours = {"scales": PALETTE[0], "onehot": PALETTE[2], "sf": PALETTE[5]}
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True, gridspec_kw={"width_ratios": [1.6, 1]})
+    from matplotlib.ticker import NullFormatter
+
+    balanced_x = set()
     for rep in _order(curve["representation"], ["scales", "onehot", "sf"]):
-        part = curve[curve["representation"] == rep]
+        part = curve[curve["representation"] == rep].copy()
         label = names.get(rep, rep)
         if "n_features" in part and part["n_features"].notna().any() and rep == "sf":
             label = f"sparse filtering ({int(part['n_features'].max())})"
-        bal = part[part["protocol"] == "balanced"].groupby("n_positive")["accuracy"].agg(["mean", "min", "max"])
+        bal = part[part["protocol"] == "balanced"].copy()
         if len(bal):
-            axes[0].plot(bal.index, 100 * bal["mean"], "o-", color=colours.get(rep), label=label)
-            axes[0].fill_between(bal.index, 100 * bal["min"], 100 * bal["max"], color=colours.get(rep), alpha=0.15)
+            # the k-th balanced size of every fold together (the largest, all positives, differs by a window or two)
+            bal["step"] = bal.groupby("fold")["n_positive"].rank(method="first")
+            g = bal.groupby("step").agg(x=("n_positive", "mean"), mean=("accuracy", "mean"), lo=("accuracy", "min"),
+                                        hi=("accuracy", "max"))
+            balanced_x.update(g["x"].tolist())
+            axes[0].plot(g["x"], 100 * g["mean"], "o-", color=colours.get(rep), label=label)
+            axes[0].fill_between(g["x"], 100 * g["lo"], 100 * g["hi"], color=colours.get(rep), alpha=0.15)
         rat = part[part["protocol"] == "ratio"].copy()
         if len(rat):
-            rat["r"] = rat["n_negative"] / rat["n_positive"]
-            rat["r"] = rat["r"].round(0)
+            rat["r"] = (rat["n_negative"] / rat["n_positive"]).round(0)
             g = rat.groupby("r")["accuracy"].agg(["mean", "min", "max"])
             axes[1].plot(g.index, 100 * g["mean"], "s-", color=colours.get(rep), label=label)
             axes[1].fill_between(g.index, 100 * g["min"], 100 * g["max"], color=colours.get(rep), alpha=0.15)
@@ -235,18 +243,24 @@ def plot_fig5_5(curve, *, config_label=""):
     hi = max(m for m, _ in PAPER_TABLE1.values())
     for ax in axes:
         ax.axhspan(lo, hi, color=PALETTE[1], alpha=0.12, lw=0)
-    axes[0].text(axes[0].get_xlim()[0], hi + 0.3, " paper's table 1 range", fontsize=7, color="0.35", va="bottom")
-    axes[0].set_xscale("log")
+        ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    axes[0].text(0.99, (lo - axes[0].get_ylim()[0]) / np.ptp(axes[0].get_ylim()) + 0.01,
+                 "range of the paper's table 1", transform=axes[0].transAxes, ha="right", va="bottom", fontsize=7,
+                 color="0.35")
+    ticks = sorted({int(round(v, -1)) if v > 100 else int(round(v)) for v in balanced_x})
+    if ticks:
+        axes[0].set_xticks(ticks, [f"{t:,}" for t in ticks])
     axes[0].set_xlabel("training windows per class (balanced; largest = all training positives)")
     axes[0].set_ylabel("cleavage-site accuracy (%)")
     axes[0].set_title("Balanced training sets")
     axes[0].legend(frameon=False, loc="lower right")
     axes[1].set_xlabel("negatives per positive (all training positives)")
     axes[1].set_title("All positives, class-weighted")
-    axes[1].set_xscale("log")
-    ticks = sorted(set(axes[1].get_lines()[0].get_xdata())) if axes[1].get_lines() else []
-    if ticks:
-        axes[1].set_xticks(ticks, [f"{t:g}" for t in ticks])
+    rs = sorted(set((curve.loc[curve["protocol"] == "ratio", "n_negative"]
+                     / curve.loc[curve["protocol"] == "ratio", "n_positive"]).round(0)))
+    if rs:
+        axes[1].set_xticks(rs, [f"{r:g}" for r in rs])
     if config_label:
         fig.text(0.01, 0.005, config_label + "; Gaussian SVM, C = 1, gamma = scale; band = min-max over folds",
                  fontsize=7, color="0.35", ha="left", va="bottom")
