@@ -44,7 +44,10 @@ X = representation_matrix(kind, scales=enc["X"], codes=enc["codes"], target=enc[
                           first_target=p.data["before"] + 1)
 y, groups = enc["y"], enc["groups"]
 rng = np.random.RandomState(p.seed)
-train = training_windows(y, random_state=rng, **p.protocols[protocol])
+protocol_kw = dict(p.protocols[protocol])  # the keywords of run_fold; training_windows calls one max_per_class
+if "max_train_per_class" in protocol_kw:
+    protocol_kw["max_per_class"] = protocol_kw.pop("max_train_per_class")
+train = training_windows(y, random_state=rng, **protocol_kw)
 estimator = make_approach(approach, p.approach_params)
 if "random_state" in estimator.get_params(deep=False):
     estimator.set_params(random_state=int(rng.randint(np.iinfo(np.int32).max)))
