@@ -18,6 +18,7 @@ _EXPORTS = {
     "BaHSIC": "._hsic",
     "RandSel": "._randsel",
     "AnticorrelationWeighting": "._anticorrelation",
+    "LocalLearningRegression": "._local_learning",
 }
 __all__ = list(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
