@@ -27,6 +27,7 @@ include: "rules/chapter3.smk"
 include: "rules/chapter4.smk"
 include: "rules/regression.smk"
 include: "rules/multiclass.smk"
+include: "rules/paper.smk"
 
 
 rule all:

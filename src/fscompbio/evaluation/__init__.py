@@ -22,6 +22,9 @@ Regression recovery (Sun, Yao and Goodison 2015, figure 2): :func:`recovery_frac
 
 Multi-class (figure figM_1): :func:`multiclass_fold` (HSIC selectors with the one-hot label kernel and
 :class:`OneHotKTASelect`, or the one-vs-rest l1-logistic baseline :func:`ovr_l1_logistic_fold`).
+
+The randSel paper's synthetic table (tableP_2): :func:`reshuffled_nested_cv` (nested CV over reshuffles of
+samples and features), :func:`reshuffle_table`.
 """
 
 from ._cleavage import (
@@ -51,6 +54,7 @@ from ._metrics import (
 from ._protocol import METRICS, aggregate_folds, outer_splits, run_outer_fold
 from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_table, ovr_l1_logistic_fold
 from ._recovery import recovery_fraction, recovery_table, recovery_trial, recovery_trials
+from ._reshuffle import reshuffle_table, reshuffled_nested_cv
 
 __all__ = [
     "accuracy",
@@ -88,4 +92,6 @@ __all__ = [
     "multiclass_fold",
     "multiclass_table",
     "ovr_l1_logistic_fold",
+    "reshuffled_nested_cv",
+    "reshuffle_table",
 ]

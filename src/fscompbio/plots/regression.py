@@ -46,13 +46,16 @@ def plot_recovery_curves(table, *, labels=None, n_irrelevant=None):
     methods = list(dict.fromkeys(table["method"]))
     fig, axes = plt.subplots(1, len(datasets), figsize=(3.2 * len(datasets), 3.2), squeeze=False, sharey=True)
     markers = "osD^v<>p"
+    sizes = np.unique(table["n_samples"].to_numpy())
+    step = float(np.min(np.diff(sizes))) if sizes.size > 1 else 10.0
+    dodge = 0.04 * step * (np.arange(len(methods)) - (len(methods) - 1) / 2)  # equal curves stay visible
     for ax, ds in zip(axes[0], datasets):
         sub = table[table["dataset"] == ds]
         for k, m in enumerate(methods):
             rows = sub[sub["method"] == m].sort_values("n_samples")
             if rows.empty:
                 continue
-            n = rows["n_samples"].to_numpy()
+            n = rows["n_samples"].to_numpy() + dodge[k]
             p = rows["probability"].to_numpy()
             e = rows["sem"].to_numpy()
             ax.errorbar(n, p, yerr=e, marker=markers[k % len(markers)], ms=4, lw=1.3, capsize=2,

@@ -52,7 +52,8 @@ class HSICLasso(SelectorMixin, BaseEstimator):
     Parameters
     ----------
     n_features_to_select : int, default=5
-        Features on the path (pyHSICLasso's ``num_feat``).
+        Features on the path (pyHSICLasso's ``num_feat``; at most ``n_features - 1``,
+        as its LARS solver stops with an error once every feature has entered).
     task : {"auto", "regression", "classification"}, default="auto"
         Gaussian output kernel (regression) or delta kernel (classification);
         ``"auto"`` follows the target type.
@@ -117,18 +118,22 @@ class HSICLasso(SelectorMixin, BaseEstimator):
         else:
             y = np.asarray(y, dtype=np.float64)
         d = X.shape[1]
-        num_feat = min(self.n_features_to_select, d)
-        model = py_hsic_lasso()
-        model.input(np.ascontiguousarray(X), y)
-        run = model.regression if task == "regression" else model.classification
-        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # block size not dividing n: pyHSICLasso drops samples
-            run(num_feat=num_feat, B=self.block_size, M=self.n_permutations,
-                max_neighbors=min(self.max_neighbors, d - 1), n_jobs=1)
-        path = np.asarray(model.get_index(), dtype=int)
+        # pyHSICLasso's LARS fails once every feature is on the path: ask for at most d - 1 (the last one
+        # left is then ranked last, as it would enter last)
+        num_feat = min(self.n_features_to_select, d - 1)
         scores = np.zeros(d)
-        if path.size:
-            scores[path] = np.asarray(model.get_index_score(), dtype=float).ravel()
+        path = np.zeros(0, dtype=int)
+        if num_feat >= 1:
+            model = py_hsic_lasso()
+            model.input(np.ascontiguousarray(X), y)
+            run = model.regression if task == "regression" else model.classification
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # B not dividing n: pyHSICLasso drops samples
+                run(num_feat=num_feat, B=self.block_size, M=self.n_permutations,
+                    max_neighbors=min(self.max_neighbors, d - 1), n_jobs=1)
+            path = np.asarray(model.get_index(), dtype=int)
+            if path.size:
+                scores[path] = np.asarray(model.get_index_score(), dtype=float).ravel()
         order_key = np.zeros(d)
         order_key[path] = np.arange(path.size, 0, -1)  # earlier on the path = better
         self.path_features_ = path
