@@ -1,4 +1,5 @@
-# Multi-class: randSel, BaHSIC and FoHSIC with the one-hot label kernel (KTA model selection, Gaussian SVM)
+# Multi-class: randSel, BaHSIC and FoHSIC with the one-hot label kernel (KTA or nested-CV model selection,
+# Gaussian SVM)
 # against a one-vs-rest l1-logistic baseline on the four-class expression sets glioma and tox_171 (figM_1),
 # every method inside the same stratified outer folds.
 
@@ -6,10 +7,19 @@
 validate(config["multiclass"], schema="../schemas/multiclass.schema.yaml")
 
 MC = config["multiclass"]
+# one fold file per (data set, method, model selection); the baseline has its own inner CV ("cv") only
+MC_FOLDS = [
+    f"results/multiclass/folds/{d}/{m}/{s}/fold{k}.json"
+    for d in MC["datasets"]
+    for m in MC["methods"]
+    for s in (["cv"] if m == "ovr_l1_logistic" else MC["model_selection"])
+    for k in range(MC["outer_folds"])
+]
 
 
 wildcard_constraints:
     mc_method="|".join(MC["methods"]),
+    mc_msel="cv|kta",
     mc_fold="[0-9]+",
 
 
@@ -17,16 +27,18 @@ rule mc_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        "results/multiclass/folds/{dataset}/{mc_method}/fold{mc_fold}.json",
+        "results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
     log:
-        "logs/multiclass/folds/{dataset}/{mc_method}/fold{mc_fold}.log",
+        "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
     params:
         method=lambda wc: wc.mc_method,
+        model_selection=lambda wc: wc.mc_msel,
         fold=lambda wc: int(wc.mc_fold),
         outer_folds=MC["outer_folds"],
         params=lambda wc: MC["selectors"][wc.mc_method],
         widths=MC["widths"],
         kta=MC["kta"],
+        cv=MC["cv"],
         svm_C=MC["svm_C"],
         folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
         seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold),
@@ -39,12 +51,7 @@ rule mc_fold:
 
 rule mc_figM_1:
     input:
-        expand(
-            "results/multiclass/folds/{dataset}/{method}/fold{fold}.json",
-            dataset=MC["datasets"],
-            method=MC["methods"],
-            fold=range(MC["outer_folds"]),
-        ),
+        MC_FOLDS,
     output:
         png=report(figure("figM_1"), caption="../report/figM_1.rst", category="Multi-class"),
         csv="figures/figM_1.csv",

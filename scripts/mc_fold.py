@@ -22,9 +22,10 @@ if not 0 <= p.fold < len(folds):
     raise ValueError(f"fold {p.fold!r} out of range for outer_folds={p.outer_folds!r}")
 train, test = folds[p.fold]
 with threadpool_limits(limits=snakemake.threads):
-    out = multiclass_fold(ds.X, ds.y, train, test, p.method, params=p.params, widths=p.widths, kta=p.kta,
-                          C=p.svm_C, random_state=p.seed, inner_seed=p.inner_seed)
+    out = multiclass_fold(ds.X, ds.y, train, test, p.method, model_selection=p.model_selection, params=p.params,
+                          widths=p.widths, kta=p.kta, cv=p.cv, C=p.svm_C, random_state=p.seed,
+                          inner_seed=p.inner_seed)
 out.update(dataset=snakemake.wildcards.dataset, fold=p.fold, n_classes=int(len(set(ds.y.tolist()))))
-logging.info("%s %s fold %d: accuracy %.3f with %d of %d features; %.1f s", out["dataset"], p.method, p.fold,
-             out["accuracy"], out["n_selected"], out["n_features"], out["seconds_total"])
+logging.info("%s %s (%s) fold %d: accuracy %.3f with %d of %d features; %.1f s", out["dataset"], p.method,
+             p.model_selection, p.fold, out["accuracy"], out["n_selected"], out["n_features"], out["seconds_total"])
 write_json(out, snakemake.output[0])

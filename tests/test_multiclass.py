@@ -103,15 +103,17 @@ def test_multiclass_fold_and_table():
     folds = outer_splits(y, 3, random_state=0)
     rows = []
     for f, (tr, te) in enumerate(folds):
-        for method in ("bahsic", "ovr_l1_logistic"):
+        for method, msel in (("bahsic", "kta"), ("bahsic", "cv"), ("ovr_l1_logistic", "cv")):
             params = {"step": 0.25} if method == "bahsic" else {"inner_folds": 3}
-            out = multiclass_fold(X, y, tr, te, method, params=params, widths={"n_widths": 3}, kta={"max_sizes": 10},
+            out = multiclass_fold(X, y, tr, te, method, model_selection=msel, params=params, widths={"n_widths": 3},
+                                  kta={"max_sizes": 10}, cv={"inner_folds": 3, "sizes": [1, 2, 5, 10]},
                                   random_state=0, inner_seed=0)
             out.update(dataset="quadrants", fold=f)
             rows.append(out)
     table = multiclass_table(rows)
-    assert set(table["method"]) == {"bahsic", "ovr_l1_logistic"}
-    bahsic = table[table["method"] == "bahsic"].iloc[0]
-    assert bahsic["accuracy_mean"] > 0.8  # four quadrants of two features: a Gaussian SVM on them separates
-    assert bahsic["n_selected_mean"] <= 10
+    assert len(table) == 3 and set(table["method"]) == {"bahsic", "ovr_l1_logistic"}
+    for msel in ("kta", "cv"):
+        bahsic = table[(table["method"] == "bahsic") & (table["model_selection"] == msel)].iloc[0]
+        assert bahsic["accuracy_mean"] > 0.8, msel  # four quadrants of two features: a Gaussian SVM separates
+        assert bahsic["n_selected_mean"] <= 10, msel
     assert (table["accuracy_mean"].between(0, 1)).all()

@@ -22,7 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from .._compat import StrOptions
-from ..model_selection import KTASelect
+from ..model_selection import KTASelect, NestedCVSelect
 from ._metrics import accuracy
 
 __all__ = ["BASELINE", "OneHotKTASelect", "multiclass_fold", "multiclass_table", "ovr_l1_logistic_fold"]
@@ -110,8 +110,8 @@ def ovr_l1_logistic_fold(X, y, train, test, *, Cs=(0.01, 0.03, 0.1, 0.3, 1.0, 3.
 BASELINE = "ovr_l1_logistic"
 
 
-def multiclass_fold(X, y, train, test, method, *, params=None, widths=None, kta=None, C=1.0, random_state=None,
-                    inner_seed=None):
+def multiclass_fold(X, y, train, test, method, *, model_selection="kta", params=None, widths=None, kta=None,
+                    cv=None, C=1.0, random_state=None, inner_seed=None):
     """One outer fold of figure figM_1 for ``method``.
 
     Parameters
@@ -122,13 +122,21 @@ def multiclass_fold(X, y, train, test, method, *, params=None, widths=None, kta=
         ``"ovr_l1_logistic"`` (the baseline, :func:`ovr_l1_logistic_fold`) or a
         selector of :data:`fscompbio.evaluation.METHODS` (``randsel``,
         ``bahsic``, ``fohsic``), fitted with the one-hot label kernel and
-        followed by KTA model selection and a Gaussian SVM.
+        followed by model selection and a Gaussian SVM.
+    model_selection : {"kta", "cv"}, default="kta"
+        For the selectors: greedy KTA with the one-hot label kernel
+        (:class:`OneHotKTASelect`), or nested CV (the selector refitted on every
+        inner fold, :class:`fscompbio.model_selection.NestedCVSelect`). The
+        baseline always chooses its ``C`` by its own inner CV.
     params : dict or None
         The selector's keyword arguments (or the baseline's: ``Cs``, ``inner_folds``).
     widths : dict or None
         ``n_widths``, ``low``, ``high`` of the KTA width grid.
     kta : dict or None
         Other :class:`OneHotKTASelect` arguments (``max_sizes``).
+    cv : dict or None
+        Other :class:`fscompbio.model_selection.NestedCVSelect` arguments
+        (``inner_folds``, ``sizes``).
     C : float
         The Gaussian SVM's C (thesis: 1).
     random_state, inner_seed : int or None
@@ -150,14 +158,18 @@ def multiclass_fold(X, y, train, test, method, *, params=None, widths=None, kta=
         selector = make_selector(method, params, random_state=random_state)
         if "label_kernel" in selector.get_params():
             selector.set_params(label_kernel="onehot")
-        select = OneHotKTASelect(**(widths or {}), **(kta or {}))
-        out = run_outer_fold(X, y, train, test, selector, model_selection="kta", kta=select, C=C)
+        if model_selection == "kta":
+            out = run_outer_fold(X, y, train, test, selector, model_selection="kta", C=C,
+                                 kta=OneHotKTASelect(**(widths or {}), **(kta or {})))
+        else:
+            nested = NestedCVSelect(**(widths or {}), **(cv or {}), C=C, random_state=inner_seed)
+            out = run_outer_fold(X, y, train, test, selector, model_selection="cv", cv=nested, C=C)
     out["method"] = method
     return out
 
 
 def multiclass_table(folds):
-    """Mean and sd over the outer folds per (dataset, method).
+    """Mean and sd over the outer folds per (dataset, method, model selection).
 
     Parameters
     ----------
@@ -167,15 +179,16 @@ def multiclass_table(folds):
     Returns
     -------
     pandas.DataFrame
-        ``dataset, method, n_folds, accuracy_mean, accuracy_sd, n_selected_mean,
+        ``dataset, method, model_selection, n_folds, accuracy_mean, accuracy_sd, n_selected_mean,
         n_selected_sd, n_features, seconds_mean``.
     """
     df = pd.DataFrame(list(folds))
     rows = []
-    for (dataset, method), g in df.groupby(["dataset", "method"], sort=False):
+    for (dataset, method, msel), g in df.groupby(["dataset", "method", "model_selection"], sort=False):
         rows.append({
             "dataset": dataset,
             "method": method,
+            "model_selection": msel,
             "n_folds": int(len(g)),
             "accuracy_mean": float(g["accuracy"].mean()),
             "accuracy_sd": float(g["accuracy"].std(ddof=1)) if len(g) > 1 else 0.0,

@@ -35,15 +35,19 @@ def plot_multiclass(table):
     """
     apply_style()
     datasets = list(dict.fromkeys(table["dataset"]))
-    methods = list(dict.fromkeys(table["method"]))
+    table = table.assign(series=[f"{m}|{s}" for m, s in zip(table["method"], table["model_selection"])])
+    methods = list(dict.fromkeys(table["series"]))
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
     width = 0.8 / len(methods)
     x = np.arange(len(datasets))
     for k, m in enumerate(methods):
-        rows = table[table["method"] == m].set_index("dataset").reindex(datasets)
+        rows = table[table["series"] == m].set_index("dataset").reindex(datasets)
         pos = x - 0.4 + width * (k + 0.5)
         color = PALETTE[k % len(PALETTE)]
-        label = METHOD_LABELS.get(m, m)
+        method, msel = m.split("|")
+        label = METHOD_LABELS.get(method, method)
+        if method != "ovr_l1_logistic":
+            label += ", KTA" if msel == "kta" else ", nested CV"
         axes[0].bar(pos, rows["accuracy_mean"], width, yerr=rows["accuracy_sd"], color=color, label=label, capsize=2)
         axes[1].bar(pos, rows["n_selected_mean"], width, yerr=rows["n_selected_sd"], color=color, capsize=2)
     n_features = table.groupby("dataset", sort=False)["n_features"].first().reindex(datasets)
