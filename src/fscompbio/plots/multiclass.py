@@ -49,7 +49,9 @@ def plot_multiclass(table):
         if method != "ovr_l1_logistic":
             label += ", KTA" if msel == "kta" else ", nested CV"
         axes[0].bar(pos, rows["accuracy_mean"], width, yerr=rows["accuracy_sd"], color=color, label=label, capsize=2)
-        axes[1].bar(pos, rows["n_selected_mean"], width, yerr=rows["n_selected_sd"], color=color, capsize=2)
+        mean, sd = rows["n_selected_mean"].to_numpy(), rows["n_selected_sd"].to_numpy()
+        low = np.minimum(sd, mean - 1.0)  # a log axis: the whisker stops at one feature
+        axes[1].bar(pos, mean, width, yerr=[low, sd], color=color, capsize=2)
     n_features = table.groupby("dataset", sort=False)["n_features"].first().reindex(datasets)
     n_folds = sorted(set(int(v) for v in table["n_folds"]))
     for ax in axes:
@@ -58,6 +60,7 @@ def plot_multiclass(table):
     axes[0].set_ylabel("test accuracy (outer folds)")
     axes[0].set_title(f"Accuracy, mean +- sd over {'/'.join(map(str, n_folds))} outer folds")
     axes[1].set_yscale("log")
+    axes[1].set_ylim(bottom=1.0)
     axes[1].set_ylabel("selected features")
     axes[1].set_title("Number of selected features")
     axes[0].legend(frameon=False, fontsize=7, loc="lower left")
