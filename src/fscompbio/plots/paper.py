@@ -1,6 +1,6 @@
 """The randSel paper's synthetic table (tableP_2) as Markdown.
 
-"Principled Non-Linear Feature Selection" (Athanasakis, Shawe-Taylor and Fernandez-Reyes): results on the
+"Principled Non-Linear Feature Selection" (Athanasakis, Shawe-Taylor and Fernandez-Reyes, 2014): results on the
 100-dimensional linear Weston, non-linear Weston and XOR sets.
 """
 
