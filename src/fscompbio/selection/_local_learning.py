@@ -321,8 +321,13 @@ class LocalLearningRegression(SelectorMixin, BaseEstimator):
         weights normalised by their maximum).
     max_descent_steps : int, default=100
         Gradient-descent steps per fixed-point iteration.
-    descent_tol : float, default=1e-4
+    descent_tol : float, default=1e-6
         A descent stops when a step lowers the loss by less than this fraction.
+        The fixed point needs accurate inner solutions: with ``1e-4`` the
+        weights keep drifting by 1-2% per iteration and ``tol`` is never met
+        (measured on the non-additive set, 200 samples: ``theta`` stalls near
+        0.014 with 75 non-zero weights; with ``1e-6`` it falls to 7e-4 in 9
+        iterations with 11 non-zero weights, for about 3 times the work).
     prune : float, default=1e-5
         Features with ``v_j < prune`` (``w_j < prune^2``) are eliminated from
         further iterations and get weight 0 (the paper's section 2.2).
@@ -403,7 +408,7 @@ class LocalLearningRegression(SelectorMixin, BaseEstimator):
         max_iter=10,
         tol=1e-3,
         max_descent_steps=100,
-        descent_tol=1e-4,
+        descent_tol=1e-6,
         prune=1e-5,
         n_features_to_select=None,
     ):
