@@ -30,6 +30,8 @@ rule mc_fold:
         "results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
     log:
         "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
+    conda:
+        "../envs/selection.yaml"
     params:
         method=lambda wc: wc.mc_method,
         model_selection=lambda wc: wc.mc_msel,
@@ -40,11 +42,15 @@ rule mc_fold:
         kta=MC["kta"],
         cv=MC["cv"],
         svm_C=MC["svm_C"],
-        folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
-        seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold),
-        inner_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"),
-    conda:
-        "../envs/selection.yaml"
+        folds_seed=lambda wc: derive_seed(
+            config["seed"], "multiclass", wc.dataset, "outer"
+        ),
+        seed=lambda wc: derive_seed(
+            config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold
+        ),
+        inner_seed=lambda wc: derive_seed(
+            config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"
+        ),
     script:
         "../scripts/mc_fold.py"
 
@@ -53,7 +59,9 @@ rule mc_figM_1:
     input:
         MC_FOLDS,
     output:
-        png=report(figure("figM_1"), caption="../report/figM_1.rst", category="Multi-class"),
+        png=report(
+            figure("figM_1"), caption="../report/figM_1.rst", category="Multi-class"
+        ),
         csv="figures/figM_1.csv",
         md="figures/figM_1.md",
     log:

@@ -22,6 +22,8 @@ rule paper_tableP_2_method:
         "results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
     log:
         "logs/paper/tableP_2/{p2_dataset}/{p2_method}.log",
+    conda:
+        "../envs/selection.yaml"
     params:
         method=lambda wc: wc.p2_method,
         selector=lambda wc: TP2["selectors"][wc.p2_method],
@@ -33,17 +35,23 @@ rule paper_tableP_2_method:
         svm_C=TP2["svm_C"],
         # the same reshuffles and folds for every method of a data set
         seed=lambda wc: derive_seed(config["seed"], "paper", "tableP_2", wc.p2_dataset),
-    conda:
-        "../envs/selection.yaml"
     script:
         "../scripts/paper_tableP_2_method.py"
 
 
 rule paper_tableP_2:
     input:
-        expand("results/paper/tableP_2/{dataset}/{method}.json", dataset=TP2["datasets"], method=TP2["methods"]),
+        expand(
+            "results/paper/tableP_2/{dataset}/{method}.json",
+            dataset=TP2["datasets"],
+            method=TP2["methods"],
+        ),
     output:
-        csv=report("figures/tableP_2.csv", caption="../report/tableP_2.rst", category="randSel paper"),
+        csv=report(
+            "figures/tableP_2.csv",
+            caption="../report/tableP_2.rst",
+            category="randSel paper",
+        ),
         md="figures/tableP_2.md",
     log:
         "logs/paper/tableP_2.log",
@@ -60,11 +68,11 @@ rule paper_randsel_history:
         "results/paper/figP_2_randsel_history.npz",
     log:
         "logs/paper/figP_2_randsel_history.log",
+    conda:
+        "../envs/selection.yaml"
     params:
         settings=PAPER["figP_2"],
         seed=derive_seed(config["seed"], "paper", "figP_2"),
-    conda:
-        "../envs/selection.yaml"
     script:
         "../scripts/ch4_randsel_history.py"
 
@@ -73,16 +81,18 @@ rule paper_figP_2:
     input:
         "results/paper/figP_2_randsel_history.npz",
     output:
-        report(figure("figP_2"), caption="../report/figP_2.rst", category="randSel paper"),
+        report(
+            figure("figP_2"), caption="../report/figP_2.rst", category="randSel paper"
+        ),
     log:
         "logs/paper/figP_2.log",
+    conda:
+        "../envs/figures.yaml"
     params:
         title=(
             f"randSel on {PAPER['figP_2']['dataset']}: culling "
             f"{100 * PAPER['figP_2']['cull_fraction']:g}% per iteration"
         ),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/ch4_fig4_3.py"
 

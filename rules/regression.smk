@@ -19,6 +19,8 @@ rule reg_recovery:
         "results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
     log:
         "logs/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.log",
+    conda:
+        "../envs/regression.yaml"
     params:
         dataset=lambda wc: wc.reg_dataset,
         method=lambda wc: wc.reg_method,
@@ -28,8 +30,6 @@ rule reg_recovery:
         selector=lambda wc: config["regression"]["selectors"][wc.reg_method],
         # the same draws for every method (the seed does not depend on the method)
         seed=derive_seed(config["seed"], "regression", "figR_2"),
-    conda:
-        "../envs/regression.yaml"
     script:
         "../scripts/reg_recovery.py"
 
@@ -43,15 +43,17 @@ rule reg_figR_2:
             n=REG["sample_sizes"],
         ),
     output:
-        png=report(figure("figR_2"), caption="../report/figR_2.rst", category="Regression"),
+        png=report(
+            figure("figR_2"), caption="../report/figR_2.rst", category="Regression"
+        ),
         csv="figures/figR_2.csv",
         md="figures/figR_2.md",
     log:
         "logs/regression/figR_2.log",
-    params:
-        n_irrelevant=REG["n_irrelevant"],
     conda:
         "../envs/figures.yaml"
+    params:
+        n_irrelevant=REG["n_irrelevant"],
     script:
         "../scripts/reg_figR_2.py"
 

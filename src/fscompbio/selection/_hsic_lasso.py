@@ -21,6 +21,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._scaling import standardize
 from ..kernels import task_of_target
 from ._ranking import ranking_from_scores, top_k_mask
 
@@ -78,7 +79,9 @@ class HSICLasso(SelectorMixin, BaseEstimator):
 
     Notes
     -----
-    pyHSICLasso scales every feature by its standard deviation and uses a
+    Constant columns are ranked last and exact copies of a column right after
+    it; pyHSICLasso sees each distinct varying column once (its LARS solver
+    fails on the singular steps they cause). pyHSICLasso scales every feature by its standard deviation and uses a
     Gaussian kernel of width ``sqrt(d)`` on it; it seeds NumPy's global random
     generator with the permutation number in block mode, so its result is
     deterministic. Its printed progress is captured, not shown.
@@ -118,24 +121,37 @@ class HSICLasso(SelectorMixin, BaseEstimator):
         else:
             y = np.asarray(y, dtype=np.float64)
         d = X.shape[1]
-        # pyHSICLasso's LARS fails once every feature is on the path: ask for at most d - 1 (the last one
-        # left is then ranked last, as it would enter last)
-        num_feat = min(self.n_features_to_select, d - 1)
+        # pyHSICLasso's LARS breaks on a singular step: give it each distinct non-constant column once
+        # (a constant column has a zero centred kernel; a copy enters with its original)
+        varying = np.flatnonzero(np.ptp(X, axis=0) > 0)
+        _, first = np.unique(X[:, varying], axis=1, return_index=True)
+        kept = varying[np.sort(first)]
+        # ... and it fails once every feature is on the path: ask for at most len(kept) - 1
+        num_feat = min(self.n_features_to_select, kept.size - 1)
         scores = np.zeros(d)
         path = np.zeros(0, dtype=int)
         if num_feat >= 1:
             model = py_hsic_lasso()
-            model.input(np.ascontiguousarray(X), y)
+            # standardised here: pyHSICLasso divides by (sd + 1e-19), which breaks on features in tiny units
+            Xk = standardize(X[:, kept])
+            if task == "regression":
+                y = (y - y.mean()) / (y.std() if y.std() > 0 else 1.0)
+            model.input(np.ascontiguousarray(Xk), y)
             run = model.regression if task == "regression" else model.classification
             with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)  # B not dividing n: pyHSICLasso drops samples
                 run(num_feat=num_feat, B=self.block_size, M=self.n_permutations,
                     max_neighbors=min(self.max_neighbors, d - 1), n_jobs=1)
-            path = np.asarray(model.get_index(), dtype=int)
+            path = kept[np.asarray(model.get_index(), dtype=int)]
             if path.size:
                 scores[path] = np.asarray(model.get_index_score(), dtype=float).ravel()
         order_key = np.zeros(d)
         order_key[path] = np.arange(path.size, 0, -1)  # earlier on the path = better
+        for j in np.setdiff1d(varying, kept):  # an exact copy: right after its original
+            original = kept[np.flatnonzero(np.all(X[:, kept] == X[:, [j]], axis=0))[0]]
+            scores[j] = scores[original]
+            order_key[j] = order_key[original] - 0.5
+        order_key[np.setdiff1d(np.arange(d), varying)] = -1.0  # constant columns last
         self.path_features_ = path
         self.scores_ = scores
         self.ranking_ = ranking_from_scores(order_key)
