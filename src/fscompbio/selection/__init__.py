@@ -17,6 +17,7 @@ _EXPORTS = {
     "FoHSIC": "._hsic",
     "BaHSIC": "._hsic",
     "RandSel": "._randsel",
+    "expected_contributions": "._randsel",
     "AnticorrelationWeighting": "._anticorrelation",
 }
 __all__ = list(_EXPORTS)
