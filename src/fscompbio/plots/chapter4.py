@@ -56,7 +56,7 @@ def plot_contributions_per_iteration(contributions, relevant, *, title="", mean_
         ax.plot(surv, np.asarray(mean_alignment), "o-", color=PALETTE[0])
         ax.set_xscale("log")
         ax.invert_xaxis()
-        ax.set_xlabel("surviving features (log scale; culling runs right to left)")
+        ax.set_xlabel("surviving features (log scale)")
         ax.set_ylabel("mean HSIC1 alignment of the subsets")
         ax.set_title("The alignment rises as noise is culled")
     fig.tight_layout()
