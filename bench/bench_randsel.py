@@ -27,7 +27,10 @@ import fscompbio
 from fscompbio.datasets import load_csv_dataset, make_dataset
 from fscompbio.selection import RandSel
 
-PROSTATE = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "expression" / "prostate_ge.csv.gz"
+ROOT = Path(__file__).resolve().parents[1]
+#: where prostate_ge is looked for (the repository's data, then the team's shared data beside the clone)
+PROSTATE = [ROOT / "data" / "expression" / "prostate_ge.csv.gz",
+            ROOT.parent / "shared" / "data" / "expression" / "prostate_ge.csv.gz"]
 
 
 def permuted_xor(seed, **kw):
@@ -74,8 +77,11 @@ def matmul_gflops():
     return 2 * 2048**3 / best / 1e9
 
 
-def bench_b(n_subsets, max_iterations):
-    ds = load_csv_dataset(PROSTATE)
+def bench_b(path, n_subsets, max_iterations):
+    if path is None:
+        print(f"(b) prostate_ge not found in {[str(p) for p in PROSTATE]}: skipped (pass --prostate PATH)")
+        return
+    ds = load_csv_dataset(path)
     X, y = ds.X, ds.y
     m, d = X.shape
     sel = RandSel(n_subsets=n_subsets, random_state=0)
@@ -110,13 +116,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
+    ap.add_argument("--prostate", type=Path, default=None, help="path of prostate_ge.csv.gz")
     args = ap.parse_args()
+    prostate = args.prostate or next((p for p in PROSTATE if p.exists()), None)
     print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
           f"scikit-learn {sklearn.__version__}, Python {platform.python_version()}, {platform.machine()}; "
           f"{args.threads} BLAS thread(s)", flush=True)
     with threadpool_limits(args.threads):
         bench_a(list(range(2 if args.quick else 5)))
-        bench_b(1000 if args.quick else 10000, 2 if args.quick else None)
+        bench_b(prostate, 1000 if args.quick else 10000, 2 if args.quick else None)
         bench_c(2000 if args.quick else 10000, 50 if args.quick else 500)
 
 
