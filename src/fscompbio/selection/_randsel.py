@@ -456,7 +456,7 @@ class RandSel(SelectorMixin, BaseEstimator):
     ----------
     ranking_ : ndarray of shape (n_features_in_,), int
         1 = best: by elimination order (later = better), the final survivors
-        by their last contribution.
+        by the culling key (evidence, or their last contribution).
     scores_ : ndarray of shape (n_features_in_,), float64
         ``n_features_in_ + 1 - ranking_`` (higher = more relevant).
     selected_ : ndarray of int
@@ -729,8 +729,8 @@ class RandSel(SelectorMixin, BaseEstimator):
             order.extend(surv[worst].tolist())
             surv = np.delete(surv, worst)
         hist["support"].append(surv.copy())
-        if hist["c"]:
-            last = hist["c"][-1][surv]
+        if hist["c"]:  # the final survivors, worst first by the culling key
+            last = evidence[surv] if self.cull_by == "evidence" else hist["c"][-1][surv]
             surv_sorted = surv[np.argsort(np.nan_to_num(last, nan=-np.inf), kind="stable")]
         else:
             surv_sorted = surv
