@@ -46,7 +46,6 @@ N_FACTOR = 8
 MIN_BATCHES = 20
 #: batches of the width rule when ``width`` is a grid
 PILOT_BATCHES = 4
-CONFIRM = 1.0
 
 
 def random_subset_masks(rng, n_features, size, n_subsets):
@@ -469,13 +468,15 @@ class RandSel(SelectorMixin, BaseEstimator):
     selected_iteration_ : int or None
         The iteration (0-based) of ``selected_``.
     pvalues_ : ndarray of shape (n_features_in_,)
-        One-sided p-values of ``H0: c_j <= 0`` at ``selected_iteration_``
-        (iteration 0 when nothing is selected): the larger of the iteration's
-        and the next one's; 1 for features no longer alive.
+        Adjusted one-sided p-values of ``H0: c_j <= 0`` at
+        ``selected_iteration_`` (iteration 0 when nothing is selected):
+        ``max(n_tests * p_it, p_it+1)``, capped at 1, so that ``selected_`` is
+        exactly ``pvalues_ <= alpha``; 1 for features no longer alive.
     zscores_ : ndarray of shape (n_features_in_,)
         ``c_j / se_j`` at that iteration as normal scores (nan when not alive).
     zscores_history_, pvalues_history_ : ndarray of shape (n_iterations_, n_features_in_)
-        The same per iteration (nan / nan for culled features).
+        The normal scores and the unadjusted one-sided p-values of every
+        iteration (nan for culled features).
     selected_per_iteration_ : list of ndarray of int
         The confirmed significant set at each iteration.
     contributions_ : ndarray of shape (n_iterations_, n_features_in_), float64
@@ -767,7 +768,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         n_tests = sum(s.size for s in self.support_history_[:n_it])
         level = self.alpha / max(n_tests, 1)
         P0 = np.nan_to_num(P, nan=1.0)
-        sig, confirmed = P0 <= level, P0 <= self.alpha * CONFIRM
+        sig, confirmed = P0 <= level, P0 <= self.alpha
         best, best_size = None, 0
         sets = []
         for it in range(n_it):
@@ -784,10 +785,11 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.selected_iteration_ = best
         it = best if best is not None else 0
         if n_it:
-            # a feature's p-value: the larger of its two (at the selected iteration and the next)
-            P2 = np.fmax(P[it], P[it + 1]) if it + 1 < n_it else P[it]
+            # adjusted so that selected_ == (pvalues_ <= alpha) at that iteration: Bonferroni at it,
+            # the confirmation at it + 1 as it is
+            nxt = P0[it + 1] if it + 1 < n_it else np.ones(d)
             self.zscores_ = Z[it]
-            self.pvalues_ = np.where(np.isfinite(P2), P2, 1.0)
+            self.pvalues_ = np.minimum(1.0, np.maximum(P0[it] * max(n_tests, 1), nxt))
         else:
             self.zscores_ = np.full(d, np.nan)
             self.pvalues_ = np.ones(d)
