@@ -299,6 +299,14 @@ def test_balanced_false_redraws_single_class_subsamples_and_refuses_hopeless_one
         RandSel().fit(X, np.ones(100))
 
 
+def test_width_grid_picks_a_grid_value_per_iteration():
+    """A list of widths: each iteration uses the grid value of largest mean alignment on its pilot batches."""
+    X, y, rel = permuted("xor", 1, n_features=12, n_samples=150)
+    sel = RandSel(width=[0.22, 0.5, 1.0], n_subsets=200, random_state=0).fit(X, y)
+    assert set(sel.widths_.tolist()) <= {0.22, 0.5, 1.0}
+    assert np.all(np.isfinite(sel.contributions_[0])) and top(sel, 2) == set(rel.tolist())
+
+
 def test_regression_and_multiclass_targets_run():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(120, 12))

@@ -275,6 +275,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng):
     ws = _Workspace()
     for b, B in enumerate(sizes):
         rows = problem.draw()
+        Xr = Xs[rows]
         layout, target = problem.target(rows)
         Mm = random_subset_masks(rng, n, h, B)
         extra = None
@@ -287,10 +288,10 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng):
         # memory: cap the partitions evaluated at once (a subsample of 2,000 has 2e6 pairs)
         step = max(1, int(BATCH_BUDGET // (layout.n_pairs * 4 * 6)))
         if gammas is None:  # one width scale per iteration: the median distance of minus-subsets
-            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xs[rows], layout, Mm, rng))
+            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xr, layout, Mm, rng))
         for c0 in range(0, B, step):
             sl = slice(c0, min(B, c0 + step))
-            D2 = _sq_distances(Xs[rows], layout, Mm[:, sl], extra[sl] if extra is not None else None, ws)
+            D2 = _sq_distances(Xr, layout, Mm[:, sl], extra[sl] if extra is not None else None, ws)
             k = D2.shape[1] // 2
             for g in widths_here:
                 a = _kernel_alignments(D2, gammas[g], target, estimator, ws)
