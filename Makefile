@@ -32,7 +32,7 @@ install-slurm: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	touch $(STAMP)
 
 workflow: $(STAMP) sysdeps

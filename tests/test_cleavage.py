@@ -320,7 +320,7 @@ def test_randsel_linear_width_is_the_linear_kernel():
     K = np.exp(-D2 / (2 * LINEAR_WIDTH_MULTIPLIER**2 * med))
     a_gauss, a_lin = alignment(K, np.outer(y, y)), alignment(X @ X.T, np.outer(y, y))
     assert a_gauss == pytest.approx(a_lin, abs=1e-3)
-    assert make_approach("randsel_linear").selector.width_multipliers == (LINEAR_WIDTH_MULTIPLIER,)
+    assert make_approach("randsel_linear").selector.width == LINEAR_WIDTH_MULTIPLIER
 
 
 @parametrize_with_checks(

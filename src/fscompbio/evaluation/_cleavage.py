@@ -116,9 +116,9 @@ APPROACH_REPRESENTATION = {
     "onehot_svm": "onehot",
 }
 
-#: randSel "with a linear kernel": the centred alignment of exp(-d^2 / (2 sigma^2)) tends to that of the
-#: linear kernel as sigma grows (1 - d^2 / (2 sigma^2), and centring removes the constant and the norms),
-#: so a single width of this many median distances is the linear kernel to ~1e-3 (tests/test_cleavage.py)
+#: randSel "with a linear kernel": the centred alignment (and HSIC) of exp(-d^2 / (2 sigma^2)) tends to that
+#: of the linear kernel as sigma grows (1 - d^2 / (2 sigma^2), and centring removes the constant and the
+#: norms), so randSel's width of this many median distances is the linear kernel to ~1e-3 (tests/test_cleavage.py)
 LINEAR_WIDTH_MULTIPLIER = 30.0
 
 
@@ -474,7 +474,7 @@ def make_approach(name, params=None):
 
         kw = {"balanced": True, **dict(p.get("randsel", {}))}
         if name == "randsel_linear":
-            kw["width_multipliers"] = (LINEAR_WIDTH_MULTIPLIER,)
+            kw["width"] = LINEAR_WIDTH_MULTIPLIER
         return SelectThenSVM(selector=RandSel(**kw), svm=svm, select_max_per_class=sel_n)
     if name in ("randsel_mkl", "randsel_mkl_original"):
         from ..prediction import LPBoostMKL

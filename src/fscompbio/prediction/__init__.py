@@ -1,12 +1,13 @@
-"""Predictors: LPBoost (linear program, cvxpy), LPBoost multiple kernel learning, a Gaussian SVM for large
-imbalanced window sets, a position weight matrix, selector-then-predictor pipelines and the saved
-cleavage-site model."""
+"""Predictors: LPBoost (linear program, cvxpy), LPBoost multiple kernel learning, Nadaraya-Watson regression,
+a Gaussian SVM for large imbalanced window sets, a position weight matrix, selector-then-predictor pipelines
+and the saved cleavage-site model."""
 
 from .._lazy import lazy_exports
 
 _EXPORTS = {
     "LPBoost": "._lpboost",
     "LPBoostMKL": "._mkl",
+    "NadarayaWatsonRegressor": "._nadaraya_watson",
     "GaussianSVC": "._svm",
     "PositionWeightMatrix": "._pwm",
     "SelectThenSVM": "._pipelines",
