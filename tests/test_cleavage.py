@@ -294,7 +294,7 @@ def test_select_then_svm_falls_back_to_the_top_ranked():
 def test_randsel_mkl_shares_the_selection_of_randsel_then_svm():
     X, y, groups, _ = _planted(n_seq=60, d=10, shift=2.0, seed=1)
     folds = sequence_folds(groups, n_splits=3, random_state=0)
-    sel = RandSel(n_subsets=40, batch_size=20, subsample=100, balanced=True)
+    sel = RandSel(n_subsets=40, batch_size=20, subsample=60, balanced=True)
     mkl = RandSelMKL(selector=sel, mkl=LPBoostMKL(n_estimators=5, subsample_size=60), max_sets=4,
                      select_max_per_class=40)
     single = SelectThenSVM(selector=sel, select_max_per_class=40)
