@@ -3,6 +3,8 @@
 - LPBoost's LP by column generation (HiGHS, warm-started) = the whole LP with cvxpy: objective,
   weights and support, on random problems and caps.
 - Stability selection with LPBoost on the fast path = on the cvxpy path (selection frequencies).
+- Stability selection with l1-logistic regression through liblinear's trainer = through
+  ``LogisticRegression`` (selection frequencies, binary and one-vs-rest).
 - Spreading the subsamples over processes (``n_jobs``) does not change any result.
 """
 
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 
 from fscompbio.prediction._lpboost import ColumnGenerationLP, PrimalLP, feasible_cap
 from fscompbio.selection import StabilitySelection
+from fscompbio.selection import _stability
 
 
 def _problem(seed, m=50, n=12, noise=0.7):
@@ -87,3 +90,36 @@ def test_stability_n_jobs_does_not_change_results(learner):
     np.testing.assert_array_equal(one.stability_scores_, two.stability_scores_)
     np.testing.assert_array_equal(one.subsamples_, two.subsamples_)
     assert one.q_ == two.q_
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_stability_logistic_fast_path_equals_logistic_regression(seed, n_classes, monkeypatch):
+    rng = np.random.default_rng(seed)
+    m, n = 90, 25
+    X = rng.normal(size=(m, n))
+    relevant = rng.permutation(n)[:3]
+    score = X[:, relevant] @ np.array([1.0, -1.0, 0.7]) + 0.5 * rng.normal(size=m)
+    y = np.digitize(score, np.quantile(score, np.linspace(0, 1, n_classes + 1)[1:-1]))
+    kw = dict(learner="logistic", n_bootstraps=12, random_state=seed)
+    monkeypatch.setattr(_stability._L1Logistic, "_fast", None)
+    fast = StabilitySelection(**kw).fit(X, y)
+    assert _stability._L1Logistic._fast is True  # the private trainer passed its check and was used
+    monkeypatch.setattr(_stability._L1Logistic, "_fast", False)  # LogisticRegression for every fit
+    ref = StabilitySelection(**kw).fit(X, y)
+    np.testing.assert_array_equal(fast.stability_scores_, ref.stability_scores_)
+    np.testing.assert_array_equal(fast.ranking_, ref.ranking_)
+    assert len(set(relevant) & set(np.argsort(-fast.scores_, kind="stable")[:5])) >= 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(70, 30), (135, 200), (40, 300)])  # m > n, chapter 3's half of 270 x 200, n >> m
+def test_l1_logistic_weights_equal_logistic_regression(seed, shape):
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    cols = rng.permutation(n)[:2]
+    y = np.where(Z[:, cols[0]] + Z[:, cols[1]] + rng.normal(size=m) > 0, 1.0, -1.0)
+    model = _stability._L1Logistic(11 + seed)
+    for C in (0.01, 0.1, 1.0, 10.0):
+        np.testing.assert_array_equal(model._train(Z, y, C), model._reference(Z, y, C))
