@@ -1,41 +1,34 @@
 # Chapter 4: non-linear selection (randSel, Gaussian SVM-RFE, FoHSIC, BaHSIC) with the chapter-3 protocol
-# on the six synthetic sets (figures 4.4-4.9; the per-fold, summary and panel scripts of chapter 3 are
-# reused as they are), randSel's contributions per iteration (figure 4.3) and seed 004's figure 1.
+# on any data set by name (figures 4.4-4.9 on the six synthetic sets, 4.10-4.14 on the real tasks,
+# "chapter4_<name>" on yours; the per-fold, summary and panel scripts of chapter 3 are reused as they
+# are), with nested CV, greedy KTA and randSel's own selected set (thesis 4.2.4) as model selections;
+# randSel's contributions per iteration (figure 4.3) and seed 004's figure 1.
 
 
 validate(config["chapter4"], schema="../schemas/chapter4.schema.yaml")
 
 CH4 = config["chapter4"]
-CH4_FIGURES = {
-    "fake_class": "fig4_4",
-    "linear_zhang_feature_noise": "fig4_5",
-    "linear_zhang_sample_noise": "fig4_6",
-    "linear_weston": "fig4_7",
-    "nonlinear_weston": "fig4_8",
-    "xor": "fig4_9",
-}
+check_dataset_names("chapter4", CH4["datasets"])
 
 
 wildcard_constraints:
     ch4_method="|".join(CH4["methods"]),
-    ch4_msel="cv|kta",
     ch4_fold="[0-9]+",
-
-
-CH4_FOLD_JSON = "results/chapter4/folds/{dataset}/{method}/{msel}/fold{fold}.json"
 
 
 rule ch4_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        "results/chapter4/folds/{dataset}/{ch4_method}/{ch4_msel}/fold{ch4_fold}.json",
+        json="results/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.json",
+        timing="results/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.timing.json",
     log:
-        "logs/chapter4/folds/{dataset}/{ch4_method}/{ch4_msel}/fold{ch4_fold}.log",
+        "logs/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.log",
     params:
         method=lambda wc: wc.ch4_method,
-        selector=lambda wc: CH4["selectors"].get(wc.ch4_method, {}),
-        model_selection=lambda wc: wc.ch4_msel,
+        selector=lambda wc: selector_params("chapter4", wc.ch4_method, wc.dataset),
+        # every applicable model selection reads the same selector fit (a paired comparison)
+        model_selection=lambda wc: model_selections_for(wc.ch4_method, CH4["model_selection"]),
         fold=lambda wc: int(wc.ch4_fold),
         outer_folds=CH4["outer_folds"],
         svm_C=CH4["svm_C"],
@@ -54,13 +47,7 @@ rule ch4_fold:
 
 rule ch4_summary:
     input:
-        lambda wc: expand(
-            CH4_FOLD_JSON,
-            dataset=wc.dataset,
-            method=CH4["methods"],
-            msel=CH4["model_selection"],
-            fold=range(CH4["outer_folds"]),
-        ),
+        lambda wc: fold_files("chapter4", "chapter4", wc.dataset),
     output:
         "results/chapter4/summary/{dataset}.csv",
     log:
@@ -73,8 +60,9 @@ rule ch4_summary:
         "../scripts/ch3_summary.py"
 
 
-# one panel figure per data set (fig4_4 .. fig4_9), each with its own caption
-for _dataset, _fig in CH4_FIGURES.items():
+# one panel figure per data set (fig4_4 .. fig4_14, chapter4_<name>), each with its own caption
+for _dataset in CH4["datasets"]:
+    _fig = panel_id("chapter4", _dataset)
 
     rule:
         name:
@@ -82,12 +70,14 @@ for _dataset, _fig in CH4_FIGURES.items():
         input:
             f"results/chapter4/summary/{_dataset}.csv",
         output:
-            report(figure(_fig), caption=f"../report/{_fig}.rst", category="Chapter 4"),
+            report(figure(_fig), caption=panel_caption("chapter4", _dataset), category="Chapter 4"),
         log:
             f"logs/chapter4/{_fig}.log",
         params:
             dataset=_dataset,
             methods=CH4["methods"],
+            model_selection=CH4["model_selection"],
+            sizes=run_sizes("chapter4"),
         conda:
             "../envs/figures.yaml"
         script:
@@ -154,4 +144,4 @@ rule ch4_figP_1:
         "../scripts/ch4_figP_1.py"
 
 
-FINAL_OUTPUTS.extend([figure(CH4_FIGURES[d]) for d in CH4["datasets"]] + [figure("fig4_3"), figure("figP_1")])
+FINAL_OUTPUTS.extend([figure(panel_id("chapter4", d)) for d in CH4["datasets"]] + [figure("fig4_3"), figure("figP_1")])

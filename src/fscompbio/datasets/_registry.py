@@ -79,22 +79,23 @@ DATASETS: dict[str, DatasetSpec] = {
                               "Weston's non-linear problem in 10 dimensions", "thesis A.3 (5); Weston et al. 2000"),
     "xor": _spec(syn.xor, 300, 200, 2, "binary", "XOR of the first two of 200 N(0,1) features",
                  "thesis 3.3.1"),
-    # seed 003: 100 features, 5 relevant (XOR 2)
+    # the early randSel text (Athanasakis et al.): 100 features, 5 relevant (XOR 2)
     "linear_weston_100": _spec(partial(syn.linear_weston, groups=(3, 2)), 300, 100, 5, "binary",
-                               "Weston's linear problem, groups of 3 + 2 of 100", "seed 003; Weston et al. 2000"),
+                               "Weston's linear problem, groups of 3 + 2 of 100", "Athanasakis et al. (early text of Principled Non-Linear Feature Selection); Weston et al. 2000"),
     "nonlinear_weston_100": _spec(partial(syn.nonlinear_weston, n_relevant=5), 300, 100, 5, "binary",
                                   "Weston's non-linear problem in 5 of 100 dimensions",
-                                  "seed 003; Weston et al. 2000"),
-    "xor_100": _spec(syn.xor, 300, 100, 2, "binary", "XOR of the first two of 100 features", "seed 003"),
-    # d-dimensional XOR of thesis chapter 4 and seed 004 (figure 1: subsamples of 1000)
+                                  "Athanasakis et al. (early text of Principled Non-Linear Feature Selection); Weston et al. 2000"),
+    "xor_100": _spec(syn.xor, 300, 100, 2, "binary", "XOR of the first two of 100 features",
+                 "Athanasakis et al. (early text of Principled Non-Linear Feature Selection)"),
+    # d-dimensional XOR of thesis chapter 4 and the randSel paper (its figure 1: subsamples of 1000)
     "xor_d": _spec(syn.xor, 1000, 200, 2, "binary", "XOR of the first two of d (200) features",
-                   "thesis 4.2 (fig. 4.3); seed 004 fig. 1"),
-    # seed 002 section 4.1: relevant features + 1000 irrelevant N(0,1)
-    "additive": _spec(syn.additive, 200, 1004, 4, "regression", "additive model, eq. 4.18", "seed 002 4.1"),
+                   "thesis 4.2 (fig. 4.3); Athanasakis, Shawe-Taylor & Fernandez-Reyes, Principled Non-Linear Feature Selection, fig. 1"),
+    # Sun, Yao & Goodison, Feature selection for nonlinear regression (section 4.1): + 1000 irrelevant N(0,1)
+    "additive": _spec(syn.additive, 200, 1004, 4, "regression", "additive model, eq. 4.18", "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
     "nonadditive": _spec(syn.nonadditive, 200, 1003, 3, "regression", "non-additive model, eq. 4.19",
-                         "seed 002 4.1"),
-    "sine": _spec(syn.sine, 200, 1001, 1, "regression", "sine model, eq. 4.20", "seed 002 4.1"),
-    "spiral": _spec(syn.spiral, 200, 1002, 2, "regression", "spiral model, eq. 4.21", "seed 002 4.1"),
+                         "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
+    "sine": _spec(syn.sine, 200, 1001, 1, "regression", "sine model, eq. 4.20", "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
+    "spiral": _spec(syn.spiral, 200, 1002, 2, "regression", "spiral model, eq. 4.21", "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
 }
 
 
