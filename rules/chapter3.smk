@@ -25,6 +25,8 @@ rule ch3_fold:
         timing="results/chapter3/folds/{dataset}/{ch3_method}/fold{ch3_fold}.timing.json",
     log:
         "logs/chapter3/folds/{dataset}/{ch3_method}/fold{ch3_fold}.log",
+    benchmark:
+        "benchmarks/chapter3/folds/{dataset}/{ch3_method}/fold{ch3_fold}.tsv"
     params:
         method=lambda wc: wc.ch3_method,
         selector=lambda wc: selector_params("chapter3", wc.ch3_method, wc.dataset),

@@ -24,6 +24,8 @@ rule ch4_fold:
         timing="results/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.timing.json",
     log:
         "logs/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.log",
+    benchmark:
+        "benchmarks/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.tsv"
     params:
         method=lambda wc: wc.ch4_method,
         selector=lambda wc: selector_params("chapter4", wc.ch4_method, wc.dataset),

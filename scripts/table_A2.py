@@ -16,8 +16,12 @@ tasks = {}
 for name, npz in zip(snakemake.params.names, snakemake.input.npz):
     entry = snakemake.params.csv[name]
     ds = load_dataset(npz)
-    labels = pd.read_csv(snakemake.params.paths[name], usecols=[entry["label_column"]], dtype=str)[entry["label_column"]]
-    tasks[name] = {"n_samples": ds.n_samples, "n_features": ds.n_features, "classes": labels.value_counts().to_dict(),
+    path = snakemake.params.paths[name]
+    labels = pd.read_csv(path, usecols=[entry["label_column"]], dtype=str)[entry["label_column"]]
+    columns = pd.read_csv(path, nrows=0).columns
+    n_file = len(columns) - 1 - int(entry["id_column"] is not None and entry["id_column"] in columns)
+    tasks[name] = {"n_samples": ds.n_samples, "n_features": n_file, "n_used": ds.n_features,
+                   "classes": labels.value_counts().to_dict(),
                    "positive_label": entry["positive_label"] if entry["positive_label"] is not None
                    else sorted(labels.unique())[-1]}
 table = table_a2(tasks)

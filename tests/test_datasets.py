@@ -219,3 +219,20 @@ def test_load_csv_dataset_on_shipped_expression_data():
     ds = load_csv_dataset(path)
     assert ds.X.shape == (62, 2000) and ds.task == "binary"
     assert sorted(np.bincount((ds.y + 1) // 2).tolist()) == [22, 40]
+
+
+def test_top_variance_keeps_the_widest_features_in_order():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((50, 6)) * np.array([1.0, 5.0, 0.1, 3.0, 4.0, 0.5])
+    ds = make_dataset("xor", random_state=0, n_samples=50, n_features=6)
+    ds = type(ds)(X=X, y=ds.y, relevant=np.array([1, 2]), task="binary", feature_names=np.array(list("abcdef")),
+                  name="t")
+    from fscompbio.datasets import top_variance
+
+    top = top_variance(ds, 3)
+    assert top.feature_names.tolist() == ["b", "d", "e"]  # the three widest, in their original order
+    np.testing.assert_array_equal(top.X, X[:, [1, 3, 4]])
+    assert top.relevant.tolist() == [0]  # feature 1 is now 0; feature 2 (dropped) is lost
+    assert top_variance(ds, 10) is ds
+    with pytest.raises(ValueError, match="k must be >= 1"):
+        top_variance(ds, 0)

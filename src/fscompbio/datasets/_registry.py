@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _synthetic as syn
 
-__all__ = ["Dataset", "DatasetSpec", "DATASETS", "make_dataset"]
+__all__ = ["Dataset", "DatasetSpec", "DATASETS", "make_dataset", "top_variance"]
 
 
 @dataclass(frozen=True)
@@ -141,4 +141,42 @@ def make_dataset(name, *, random_state=None, n_samples=None, n_features=None):
         task=spec.task,
         feature_names=np.array([f"x{j}" for j in range(d)]),
         name=name,
+    )
+
+
+def top_variance(ds, k):
+    """The data set restricted to its ``k`` features of highest variance (label-blind).
+
+    An unsupervised filter: it never looks at ``y``, so it can run before any
+    cross-validation without leaking the classes into the selection. Ties keep
+    the earlier feature; the kept features stay in their original order, and
+    ``relevant`` is re-indexed (relevant features that are dropped are lost).
+
+    Parameters
+    ----------
+    ds : Dataset
+    k : int
+        Number of features to keep (all when ``k >= n_features``).
+
+    Returns
+    -------
+    Dataset
+    """
+    k = int(k)
+    if k < 1:
+        raise ValueError(f"k must be >= 1; got {k}")
+    if k >= ds.n_features:
+        return ds
+    var = ds.X.var(axis=0)
+    keep = np.sort(np.argsort(-var, kind="stable")[:k])
+    new_index = np.full(ds.n_features, -1)
+    new_index[keep] = np.arange(k)
+    relevant = new_index[ds.relevant]
+    return Dataset(
+        X=np.ascontiguousarray(ds.X[:, keep]),
+        y=ds.y,
+        relevant=relevant[relevant >= 0].astype(np.int64),
+        task=ds.task,
+        feature_names=ds.feature_names[keep],
+        name=ds.name,
     )
