@@ -81,10 +81,11 @@ def _toy_curve(probabilities, single, repeats, ylabel, title):
     p = np.asarray(probabilities, dtype=float)
     if repeats is not None:
         r = np.asarray(repeats, dtype=float)
-        mean, sd = r.mean(axis=1), r.std(axis=1)
-        ax.fill_between(p, mean - sd, mean + sd, color=PALETTE[4], alpha=0.35, lw=0, label="mean ± sd over repeats")
-        ax.plot(p, mean, color=PALETTE[4], lw=1)
-    ax.plot(p, single, "o-", color="black", ms=4, label="the scenarios of figure 2.2")
+        lo, hi = np.percentile(r, [5, 95], axis=1)
+        ax.fill_between(p, lo, hi, color=PALETTE[4], alpha=0.35, lw=0,
+                        label=f"5-95% of {r.shape[1]} repeated draws")
+        ax.plot(p, r.mean(axis=1), "-", color=PALETTE[0], lw=1.5, label="mean over the draws")
+    ax.plot(p, single, "o", color="black", ms=4, label="the draws of figure 2.2")
     ax.set_xlabel("selection probability of the relevant features")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
