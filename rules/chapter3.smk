@@ -14,25 +14,26 @@ check_dataset_names("chapter3", CH3["datasets"])
 
 wildcard_constraints:
     ch3_method="|".join(CH3["methods"]),
-    ch3_fold="[0-9]+",
+    ch3_first="[0-9]+",
+    ch3_last="[0-9]+",
 
 
 rule ch3_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        json="results/chapter3/folds/{dataset}/{ch3_method}/fold{ch3_fold}.json",
-        timing="results/chapter3/folds/{dataset}/{ch3_method}/fold{ch3_fold}.timing.json",
+        json="results/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.json",
+        timing="results/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.timing.json",
     log:
-        "logs/chapter3/folds/{dataset}/{ch3_method}/fold{ch3_fold}.log",
+        "logs/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.log",
     benchmark:
-        "benchmarks/chapter3/folds/{dataset}/{ch3_method}/fold{ch3_fold}.tsv"
+        "benchmarks/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.tsv"
     params:
         method=lambda wc: wc.ch3_method,
         selector=lambda wc: selector_params("chapter3", wc.ch3_method, wc.dataset),
         # every applicable model selection reads the same selector fit (a paired comparison)
         model_selection=lambda wc: model_selections_for(wc.ch3_method, CH3["model_selection"]),
-        fold=lambda wc: int(wc.ch3_fold),
+        folds=lambda wc: list(range(int(wc.ch3_first), int(wc.ch3_last) + 1)),
         outer_folds=CH3["outer_folds"],
         svm_C=CH3["svm_C"],
         widths=CH3["widths"],
@@ -40,8 +41,15 @@ rule ch3_fold:
         cv=CH3["cv"],
         # folds shared by all methods
         folds_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, "outer"),
-        seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, wc.ch3_fold),
-        inner_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, wc.ch3_fold, "inner"),
+        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
+        seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, str(f))
+            for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
+        ],
+        inner_seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, str(f), "inner")
+            for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
+        ],
     conda:
         "../envs/selection.yaml"
     script:

@@ -13,25 +13,26 @@ check_dataset_names("chapter4", CH4["datasets"])
 
 wildcard_constraints:
     ch4_method="|".join(CH4["methods"]),
-    ch4_fold="[0-9]+",
+    ch4_first="[0-9]+",
+    ch4_last="[0-9]+",
 
 
 rule ch4_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        json="results/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.json",
-        timing="results/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.timing.json",
+        json="results/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.json",
+        timing="results/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.timing.json",
     log:
-        "logs/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.log",
+        "logs/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.log",
     benchmark:
-        "benchmarks/chapter4/folds/{dataset}/{ch4_method}/fold{ch4_fold}.tsv"
+        "benchmarks/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.tsv"
     params:
         method=lambda wc: wc.ch4_method,
         selector=lambda wc: selector_params("chapter4", wc.ch4_method, wc.dataset),
         # every applicable model selection reads the same selector fit (a paired comparison)
         model_selection=lambda wc: model_selections_for(wc.ch4_method, CH4["model_selection"]),
-        fold=lambda wc: int(wc.ch4_fold),
+        folds=lambda wc: list(range(int(wc.ch4_first), int(wc.ch4_last) + 1)),
         outer_folds=CH4["outer_folds"],
         svm_C=CH4["svm_C"],
         widths=CH4["widths"],
@@ -39,8 +40,15 @@ rule ch4_fold:
         cv=CH4["cv"],
         # the same outer folds as chapter 3 (same data set, same seed keys), so the chapters compare
         folds_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, "outer"),
-        seed=lambda wc: derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, wc.ch4_fold),
-        inner_seed=lambda wc: derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, wc.ch4_fold, "inner"),
+        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
+        seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, str(f))
+            for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
+        ],
+        inner_seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, str(f), "inner")
+            for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
+        ],
     conda:
         "../envs/selection.yaml"
     script:

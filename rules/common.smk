@@ -102,13 +102,19 @@ def panel_caption(chapter, dataset):
     return f"../report/{fig}.rst" if os.path.exists(own) else f"../report/{chapter}_dataset.rst"
 
 
+def fold_groups(section):
+    """(first, last) outer fold of each fold job: folds_per_job consecutive folds per job."""
+    n, k = folds_run(section), config[section]["folds_per_job"]
+    return [(a, min(a + k, n) - 1) for a in range(0, n, k)]
+
+
 def fold_files(section, chapter, dataset, suffix="json"):
-    """Every per-fold output of one data set: one per method and outer fold (all model selections inside)."""
+    """Every fold-job output of one data set: per method and group of outer folds (all model selections inside)."""
     cfg = config[section]
     return [
-        f"results/{chapter}/folds/{dataset}/{m}/fold{f}.{suffix}"
+        f"results/{chapter}/folds/{dataset}/{m}/folds{a}-{b}.{suffix}"
         for m in cfg["methods"]
-        for f in range(folds_run(section))
+        for a, b in fold_groups(section)
     ]
 
 

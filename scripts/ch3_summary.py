@@ -17,8 +17,9 @@ from fscompbio.io import atomic_path, read_json  # noqa: E402
 groups = defaultdict(list)
 for path in snakemake.input:
     job = read_json(path)
-    for msel, r in job["results"].items():
-        groups[(job["method"], msel)].append({**r, "fold": job["fold"]})
+    for fold in job["folds"]:
+        for msel, r in fold["results"].items():
+            groups[(job["method"], msel)].append({**r, "fold": fold["fold"]})
 rows = []
 for (method, msel), folds in groups.items():
     n_features = {f["n_features"] for f in folds}

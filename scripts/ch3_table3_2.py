@@ -19,9 +19,10 @@ for path in snakemake.input:
     job = read_json(path)
     if job["method"] not in keep:
         continue
-    for msel, t in job["timings"].items():
-        rows.append({"dataset": job["dataset"], "method": job["method"], "fold": job["fold"], "model_selection": msel,
-                     "seconds_total": t["seconds_total"]})
+    for fold in job["folds"]:
+        for msel, t in fold["timings"].items():
+            rows.append({"dataset": job["dataset"], "method": job["method"], "fold": fold["fold"],
+                         "model_selection": msel, "seconds_total": t["seconds_total"]})
 table = table3_2(pd.DataFrame(rows), labels={m: method_spec(m).label or m for m in keep})
 order = [m for m in snakemake.params.methods if m in set(table["method"])]
 table = table.set_index("method").loc[order].reset_index()

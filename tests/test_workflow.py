@@ -141,7 +141,7 @@ def test_rerun_gives_byte_identical_outputs(workflow_run):
                 "figures/chapter3_my_study.png", "results/datasets/xor.npz", "figures/fig4_2.png",
                 "figures/fig4_1.png", "figures/table3_1.csv"]
     before = _digests(workflow_run, patterns)
-    timing = workflow_run / "results/chapter3/folds/my_study/stabsel_lasso/fold0.timing.json"
+    timing = workflow_run / "results/chapter3/folds/my_study/stabsel_lasso/folds0-1.timing.json"
     assert timing.is_file()
     targets = ["figures/chapter3_my_study.png", "results/datasets/xor.npz", "figures/fig4_2.png",
                "figures/fig4_1.png", "figures/table3_1.csv"]
