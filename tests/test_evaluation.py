@@ -197,3 +197,23 @@ def test_union_of_all_features_is_flagged():
 def test_model_selections_for_own_models():
     assert model_selections_for("randsel", ["cv", "kta", "own"]) == ["cv", "kta", "own"]
     assert model_selections_for("bahsic", ["cv", "kta", "own"]) == ["cv", "kta"]
+
+
+def test_an_empty_own_model_predicts_the_majority_class(easy_data):
+    """An error-controlled selector may select nothing: the model is then the training majority class."""
+    from sklearn.base import BaseEstimator
+
+    class Nothing(BaseEstimator):
+        def fit(self, X, y):
+            self.ranking_ = np.arange(1, X.shape[1] + 1)
+            return self
+
+        def get_support(self):
+            return np.zeros_like(self.ranking_, dtype=bool)
+
+    X, y = easy_data
+    tr, te = outer_splits(y, 3, random_state=0)[0]
+    out = run_outer_fold(X, y, tr, te, Nothing(), model_selection="own", relevant=[0, 1])
+    values, counts = np.unique(y[tr], return_counts=True)
+    assert out["n_selected"] == 0 and out["gamma"] is None and out["precision"] == 0.0
+    assert out["accuracy"] == np.mean(y[te] == values[np.argmax(counts)])

@@ -211,14 +211,14 @@ def _sqdist(A):
     return np.maximum(sq[:, None] + sq[None, :] - 2 * A @ A.T, 0.0)
 
 
-def test_own_model_needs_a_support():
+def test_own_model_empty_support_and_bad_selector():
     from fscompbio.model_selection import OwnModelSelect
 
     class Empty:
         def get_support(self):
             return np.zeros(3, dtype=bool)
 
-    with pytest.raises(ValueError, match="Empty selected no features"):
-        OwnModelSelect().select(np.ones((5, 3)), [1, -1, 1, -1, 1], Empty())
+    res = OwnModelSelect().select(np.ones((5, 3)), [1, -1, 1, -1, 1], Empty())
+    assert res.n_features == 0 and np.isnan(res.gamma)  # the empty model
     with pytest.raises(ValueError, match="needs a fitted selector with get_support"):
         OwnModelSelect().select(np.ones((5, 3)), [1, -1, 1, -1, 1], object())

@@ -596,7 +596,8 @@ class OwnModelSelect(KTASelect):
         Returns
         -------
         ModelSelectionResult
-            ``sizes`` holds the one size evaluated.
+            ``sizes`` holds the one size evaluated. An empty support gives
+            an empty model (no features, NaN width and score).
         """
         t0 = time.perf_counter()
         if not hasattr(fitted, "get_support"):
@@ -604,7 +605,13 @@ class OwnModelSelect(KTASelect):
         X = check_array(X, dtype=np.float64)
         support = np.flatnonzero(fitted.get_support())
         if support.size == 0:
-            raise ValueError(f"{type(fitted).__name__} selected no features: it has no own model to keep")
+            # an error-controlled selector may find nothing (e.g. randSel on permuted labels): the empty
+            # model, which a classifier can only answer with the majority class
+            nan = float("nan")
+            return ModelSelectionResult(features=support, gamma=nan, sigma=nan, score=nan,
+                                        seconds=time.perf_counter() - t0, sizes=np.array([0]),
+                                        log10_multipliers=_width_grid(self.n_widths, self.low, self.high),
+                                        scores=np.full((1, self.n_widths), nan))
         if support.size > X.shape[1] or support.max() >= X.shape[1]:
             raise ValueError(f"the support of {type(fitted).__name__} does not fit X with {X.shape[1]} features")
         k = support.size

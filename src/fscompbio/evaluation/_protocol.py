@@ -120,8 +120,13 @@ def run_outer_fold(
 
         t0 = time.perf_counter()
         feats = np.sort(res.features)
-        svm = SVC(C=C, kernel="rbf", gamma=res.gamma).fit(Xtr[:, feats], ytr)
-        acc = accuracy(y[test], svm.predict(X[test][:, feats]))
+        if feats.size:
+            svm = SVC(C=C, kernel="rbf", gamma=res.gamma).fit(Xtr[:, feats], ytr)
+            pred = svm.predict(X[test][:, feats])
+        else:  # the empty model (an own model that selected nothing): the training majority class
+            labels, counts = np.unique(ytr, return_counts=True)
+            pred = np.full(test.size, labels[np.argmax(counts)])
+        acc = accuracy(y[test], pred)
         t_fit = time.perf_counter() - t0
 
         precision = recall = None
@@ -134,9 +139,9 @@ def run_outer_fold(
             "n_selected": int(feats.size),
             "precision": precision,
             "recall": recall,
-            "gamma": res.gamma,
-            "sigma": res.sigma,
-            "score": res.score,
+            "gamma": res.gamma if feats.size else None,
+            "sigma": res.sigma if feats.size else None,
+            "score": res.score if feats.size else None,
             "seconds_selection": t_sel,
             "seconds_model_selection": t_ms,
             "seconds_fit": t_fit,
