@@ -88,7 +88,7 @@ for _dataset in CH3["datasets"]:
             dataset=_dataset,
             methods=CH3["methods"],
             model_selection=CH3["model_selection"],
-            sizes=run_sizes("chapter3"),
+            sizes=run_sizes("chapter3", _dataset),
         conda:
             "../envs/figures.yaml"
         script:

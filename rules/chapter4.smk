@@ -87,7 +87,7 @@ for _dataset in CH4["datasets"]:
             dataset=_dataset,
             methods=CH4["methods"],
             model_selection=CH4["model_selection"],
-            sizes=run_sizes("chapter4"),
+            sizes=run_sizes("chapter4", _dataset),
         conda:
             "../envs/figures.yaml"
         script:

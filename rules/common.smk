@@ -102,9 +102,9 @@ def panel_caption(chapter, dataset):
     return f"../report/{fig}.rst" if os.path.exists(own) else f"../report/{chapter}_dataset.rst"
 
 
-def fold_groups(section):
+def fold_groups(section, dataset):
     """(first, last) outer fold of each fold job: folds_per_job consecutive folds per job."""
-    n, k = folds_run(section), config[section]["folds_per_job"]
+    n, k = folds_run(section, dataset), config[section]["folds_per_job"]
     return [(a, min(a + k, n) - 1) for a in range(0, n, k)]
 
 
@@ -114,25 +114,28 @@ def fold_files(section, chapter, dataset, suffix="json"):
     return [
         f"results/{chapter}/folds/{dataset}/{m}/folds{a}-{b}.{suffix}"
         for m in cfg["methods"]
-        for a, b in fold_groups(section)
+        for a, b in fold_groups(section, dataset)
     ]
 
 
-def folds_run(section):
-    """How many of the outer folds are evaluated (the first ones; all unless folds_run is set)."""
+def folds_run(section, dataset):
+    """How many of the outer folds are evaluated (the first ones): folds_run, or the data set's own
+    dataset_folds_run (null = all)."""
     cfg = config[section]
-    return cfg["outer_folds"] if cfg["folds_run"] is None else min(cfg["folds_run"], cfg["outer_folds"])
+    k = cfg["dataset_folds_run"].get(dataset, cfg["folds_run"])
+    return cfg["outer_folds"] if k is None else min(k, cfg["outer_folds"])
 
 
-def run_sizes(section):
+def run_sizes(section, dataset=None):
     """One line stating the config and the sizes used, printed under the panel figures."""
     cfg = config[section]
+    params = {m: selector_params(section, m, dataset) for m in cfg["methods"]}
     sel = "; ".join(
-        f"{m} {', '.join(f'{k}={v}' for k, v in sorted(cfg['selectors'].get(m, {}).items()))}".strip()
+        f"{m} {', '.join(f'{k}={v}' for k, v in sorted(params[m].items()))}".strip()
         for m in cfg["methods"]
-        if cfg["selectors"].get(m)
+        if params[m]
     )
-    n_run = folds_run(section)
+    n_run = folds_run(section, dataset)
     outer = f"{cfg['outer_folds']} outer folds" + (f" (the first {n_run} run)" if n_run < cfg["outer_folds"] else "")
     inner = f", nested CV with {cfg['cv']['inner_folds']} inner folds" if "cv" in cfg["model_selection"] else ""
     return (
