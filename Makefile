@@ -1,6 +1,8 @@
 # The two commands of the README's quick start, and a few more.
 #   make workflow   install (once) and run the quick workflow: every figure under figures/
 #   make test       install (once) and run the test suite
+#   make install-slurm   add snakemake-executor-plugin-slurm (for profiles/slurm*)
+#   make estimate   time a stratified sample of the thesis config's jobs; projected CPU-hours per stage
 # Everything is installed into .venv from pyproject.toml; PYTHON picks the interpreter (>= 3.11).
 
 PYTHON ?= python3
@@ -9,7 +11,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 CORES  ?= 2
 
-.PHONY: install sysdeps workflow thesis test test-slow lint report bench clean
+.PHONY: install install-slurm sysdeps workflow thesis test test-slow lint fmt-check report bench estimate ci-slurm clean
 
 install: $(STAMP)
 
@@ -23,10 +25,14 @@ sysdeps:
 	    echo "graphviz (the 'dot' command) is needed for figure 5.1: install it, e.g. 'sudo apt-get install graphviz'" >&2; exit 1; \
 	  fi; }
 
+# The SLURM executor plugin (the optional dependency `slurm` of pyproject.toml).
+install-slurm: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,slurm]"
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	touch $(STAMP)
 
 workflow: $(STAMP) sysdeps
@@ -43,9 +49,19 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/snakemake --lint
+	$(BIN)/snakefmt --check .
+
+# The end-to-end SLURM test of CI (root on Debian/Ubuntu: installs and starts a one-node SLURM).
+ci-slurm: install-slurm
+	bash .ci/slurm_e2e.sh
 
 report: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES) --report report.html
+
+# Time a stratified sample of the thesis config's jobs (one per stratum, one thread each; about an
+# hour) and print the projected CPU-hours per stage. ESTIMATE_ARGS="--rules ch3_fold" for a part.
+estimate: $(STAMP)
+	OMP_NUM_THREADS=1 $(BIN)/python scripts/estimate.py --configfile config/thesis.yaml $(ESTIMATE_ARGS)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

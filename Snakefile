@@ -25,6 +25,9 @@ include: "rules/representation.smk"
 include: "rules/chapter5.smk"
 include: "rules/chapter3.smk"
 include: "rules/chapter4.smk"
+include: "rules/regression.smk"
+include: "rules/multiclass.smk"
+include: "rules/paper.smk"
 
 
 rule all:

@@ -1,16 +1,48 @@
-"""The fscompbio command on a user's CSV and on the synthetic sets."""
+"""The fscompbio command on users' data: select, evaluate, encode; help, progress, atomic outputs."""
 
+import io
 import json
+import os
+import stat
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from fscompbio.cli import main
-from fscompbio.datasets import load_dataset
+from fscompbio.cli import SUBCOMMANDS, main
+from fscompbio.datasets import load_dataset, make_dataset
+from fscompbio.evaluation import make_selector, outer_splits, run_outer_fold
+from fscompbio.model_selection import KTASelect
+from fscompbio.seeding import derive_seed
+from fscompbio.sequences import cleavage_windows, encode_windows, encoding_feature_names, read_signal_peptides
+
+SEQ_A = "MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFKGLVLIAFSQYLQQ"  # 57 residues
+SEQ_B = "MALWMRLLPLLALLALWGPDPAAAFVNQHLCGSHLVEALYLVCGERGFFYTPKTRRE"
+SEQ_C = "MKLLAVLALAGAQAMKLLAVLALAGAQAMKLLAVLALAGAQAMKLLAVLALAGAQA"
+
+
+def _write_csv(path, X, labels, names, ids=None):
+    df = pd.DataFrame(X, columns=names)
+    df.insert(0, "label", labels)
+    df.insert(0, "sample_id", ids if ids is not None else [f"s{i}" for i in range(len(labels))])
+    df.to_csv(path, index=False, float_format="%.6f")
+    return path
+
+
+def _planted_csv(tmp_path, seed, n=120, d=30):
+    """Linear Weston-like data, its 3 relevant features at random columns with gene-like names."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + X[:, 1] - X[:, 2] > 0, "tumour", "normal")
+    perm = rng.permutation(d)
+    names = [f"gene_{rng.integers(10**5)}_{j}" for j in range(d)]
+    Xp = X[:, perm]  # column c of the file is original feature perm[c]
+    relevant = {names[c] for c in range(d) if perm[c] < 3}
+    return _write_csv(tmp_path / f"planted{seed}.csv", Xp, y, names), relevant
 
 
 def test_make_dataset_and_select(tmp_path):
-    npz = tmp_path / "zhang.npz"
+    npz = tmp_path / "weston.npz"
     assert main(["make-dataset", "linear_weston", "--seed", "3", "--output", str(npz)]) == 0
     assert load_dataset(npz).X.shape == (300, 200)
     out = tmp_path / "sel.json"
@@ -22,24 +54,187 @@ def test_make_dataset_and_select(tmp_path):
     assert set(res["selected_indices"]) and res["alignment"] > 0
 
 
-def test_select_on_a_csv_with_string_labels(tmp_path):
-    rng = np.random.default_rng(0)
-    X = rng.standard_normal((40, 5))
-    labels = np.where(X[:, 2] > 0, "TB", "HEALTHY")
-    csv = tmp_path / "m.csv"
-    rows = ["sample_id,label," + ",".join(f"g{j}" for j in range(5))]
-    rows += [f"s{i},{labels[i]}," + ",".join(f"{v:.5f}" for v in X[i]) for i in range(40)]
-    csv.write_text("\n".join(rows) + "\n")
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_select_names_the_planted_features(tmp_path, seed):
+    csv, relevant = _planted_csv(tmp_path, seed)
     out = tmp_path / "sel.json"
-    assert main(["select", str(csv), "--method", "correlation", "--output", str(out)]) == 0
+    assert main(["select", str(csv), "--method", "correlation", "--top", "3", "--output", str(out)]) == 0
     res = json.loads(out.read_text())
-    assert res["top_features"][0] == "g2"
+    assert set(res["top_features"]) == relevant
+    assert res["ranked_features"][:3] == res["top_features"]
+    assert sorted(res["ranked_features"]) == sorted(res["feature_names"])
+    assert relevant <= set(res["selected"])  # KTA keeps the three
+    assert [res["feature_names"][j] for j in res["selected_indices"]] == res["selected"]
 
 
-def test_errors_are_one_clear_line(tmp_path, capsys):
-    with pytest.raises(SystemExit, match="no such file"):
-        main(["select", str(tmp_path / "missing.csv"), "--method", "correlation"])
-    npz = tmp_path / "x.npz"
-    main(["make-dataset", "xor", "--n-samples", "30", "--output", str(npz)])
-    assert main(["select", str(npz), "--method", "lasso_magic"]) == 2
-    assert "unknown method 'lasso_magic'" in capsys.readouterr().err
+def test_select_a_fixed_number_of_features(tmp_path):
+    csv, relevant = _planted_csv(tmp_path, 4)
+    out = tmp_path / "sel.json"
+    assert main(["select", str(csv), "--method", "correlation", "--n-features", "5", "--output", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["selected"] == res["ranked_features"][:5] and relevant <= set(res["selected"])
+    # the width is the one of maximal alignment over the default grid on these five features
+    ds_X = pd.read_csv(csv)[res["selected"]].to_numpy()
+    y = np.where(pd.read_csv(csv)["label"] == "tumour", 1, -1)
+    _, gammas, scores = KTASelect().alignment_table(ds_X, y, np.arange(1, 6))
+    assert res["gamma"] == pytest.approx(gammas[-1, np.argmax(scores[-1])])
+    assert res["alignment"] == pytest.approx(scores[-1].max())
+
+
+def test_select_on_a_single_feature_and_with_constant_features(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(40)
+    labels = np.where(x > 0, "b", "a")
+    one = _write_csv(tmp_path / "one.csv", x[:, None], labels, ["only"])
+    out = tmp_path / "one.json"
+    assert main(["select", str(one), "--method", "correlation", "--output", str(out)]) == 0
+    assert json.loads(out.read_text())["selected"] == ["only"]
+    X = np.column_stack([np.full(40, 2.0), x, rng.standard_normal(40), np.zeros(40)])
+    const = _write_csv(tmp_path / "const.csv", X, labels, ["flat", "signal", "noise", "zero"])
+    out = tmp_path / "const.json"
+    capsys.readouterr()
+    assert main(["select", str(const), "--method", "correlation", "--output", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["ranked_features"][0] == "signal" and set(res["ranked_features"][2:]) == {"flat", "zero"}
+    assert np.all(np.isfinite(res["scores"]))
+    warning = capsys.readouterr().err.strip()
+    assert warning == f"fscompbio: warning: {const}: 2 constant feature(s) ['flat', 'zero']: they carry no " \
+                      "information about the labels"
+
+
+@pytest.mark.parametrize("method, params", [("correlation", {}), ("stabsel_lasso", {"n_bootstraps": 5})])
+def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys, method, params):
+    csv, relevant = _planted_csv(tmp_path, 5, n=90, d=20)
+    out = tmp_path / "folds.json"
+    argv = ["evaluate", str(csv), "--method", method, "--folds", "3", "--seed", "7", "--output", str(out)]
+    assert main(argv + [f"--param={k}={v}" for k, v in params.items()]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split()[:4] == ["fold", "train", "test", "accuracy"] and len(table) == 5
+    assert table[-1].startswith("mean accuracy")
+    res = json.loads(out.read_text())
+    # the same as the protocol runner called directly with the documented seeds
+    df = pd.read_csv(csv)
+    X, y = df.drop(columns=["sample_id", "label"]).to_numpy(), np.where(df["label"] == "tumour", 1, -1)
+    splits = outer_splits(y, 3, random_state=derive_seed(7, "outer"))
+    for k, (train, test) in enumerate(splits):
+        selector = make_selector(method, params, random_state=derive_seed(7, method, k))
+        ref = run_outer_fold(X, y, train, test, selector, kta=KTASelect())
+        fold = res["folds"][k]
+        assert fold["accuracy"] == ref["accuracy"] and fold["selected"] == ref["selected"]
+        assert fold["selected_features"] == [res_name for res_name in df.columns[2:][ref["selected"]]]
+        assert f"{ref['accuracy']:.3f}" in table[k + 1]
+        assert len(relevant & set(fold["selected_features"])) >= 2  # of the 3 planted
+    assert res["summary"]["accuracy_mean"] == pytest.approx(np.mean([f["accuracy"] for f in res["folds"]]))
+    assert res["summary"]["accuracy_mean"] > 0.75 and res["params"] == params
+
+
+def test_evaluate_with_nested_cv(tmp_path, capsys):
+    csv, relevant = _planted_csv(tmp_path, 6, n=60, d=10)
+    assert main(["evaluate", str(csv), "--method", "correlation", "--folds", "2", "--model-selection", "cv",
+                 "--inner-folds", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 4 and "mean accuracy" in out
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    csv, _ = _planted_csv(tmp_path, 7, n=40, d=5)
+    argv = ["evaluate", str(csv), "--method", "correlation", "--folds", "2"]
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""  # not a terminal: silent
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr("sys.stderr", term)
+    assert main(argv) == 0
+    assert "correlation folds:" in term.getvalue() and "0/2 [" in term.getvalue()  # tqdm's bar
+
+
+def _write_peptides(tmp_path, extra=""):
+    fasta = tmp_path / "sp.fasta"
+    fasta.write_text(f">P1\n{SEQ_A}\n>sp|P2|TEST_HUMAN a UniProt header\n{SEQ_B.lower()}\n>P3\n{SEQ_C}\n"
+                     f">P4\nMKWVTF\n{extra}")
+    tsv = tmp_path / "sp.tsv"
+    tsv.write_text("Accession\tCleavage_Site\nP1\t18\nP2\t24\nP3\t20\nP4\t3\n")
+    return fasta, tsv
+
+
+def test_encode_windows_and_encodings(tmp_path, capsys):
+    fasta, tsv = _write_peptides(tmp_path)
+    out, win = tmp_path / "o" / "enc.npz", tmp_path / "o" / "win.csv"
+    assert main(["encode", str(fasta), str(tsv), "--output", str(out), "--windows", str(win)]) == 0
+    captured = capsys.readouterr()
+    assert "dropped 1 of 4 sequences: 1 shorter than --prefix 50" in captured.err  # P4, said once
+    assert captured.out.startswith(f"{out}: 117 windows of 3 sequences x 648 features")
+    z = np.load(out)
+    windows = pd.read_csv(win)
+    ref = cleavage_windows(read_signal_peptides(fasta, tsv))
+    assert windows["window"].tolist() == ref["window"].tolist()  # lower-case P2 upper-cased
+    np.testing.assert_array_equal(z["X"], encode_windows(ref).astype(np.float32))
+    assert z["X"].shape == (117, 648) and z["X"].dtype == np.float32
+    assert z["y"].sum() == 3 and np.bincount(z["groups"]).tolist() == [39, 39, 39]
+    assert z["accessions"].tolist() == ["P1", "P2", "P3"]
+    assert z["feature_names"].tolist() == encoding_feature_names()
+    assert z["target"][z["y"] == 1].tolist() == [19, 25, 21]  # the first residue after each cleavage site
+
+
+def test_encode_window_options(tmp_path):
+    fasta, tsv = _write_peptides(tmp_path)
+    out = tmp_path / "enc.npz"
+    assert main(["encode", str(fasta), str(tsv), "--output", str(out), "--prefix", "30", "--before", "3",
+                 "--after", "1"]) == 0
+    z = np.load(out)
+    assert z["X"].shape == (3 * (30 - 3 - 1), 5 * 54)
+    assert z["feature_names"][0] == "-3:" + encoding_feature_names()[0].split(":")[1]
+
+
+@pytest.mark.parametrize("command", [c.name for c in SUBCOMMANDS])
+def test_help_shows_an_example(command, capsys):
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert f"usage: fscompbio {command}" in out
+    assert f"example:\n  fscompbio {command}" in out
+
+
+def test_top_level_help_lists_every_subcommand_with_an_example(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for c in SUBCOMMANDS:
+        assert c.name in out and c.example in out
+
+
+def test_output_is_atomic_and_readable(tmp_path, monkeypatch):
+    """A failure while writing leaves neither the file nor a temporary; a success has the usual mode."""
+    csv, _ = _planted_csv(tmp_path, 8, n=30, d=5)
+    out = tmp_path / "res" / "sel.json"
+
+    def broken_dump(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("json.dumps", broken_dump)
+    assert main(["select", str(csv), "--method", "correlation", "--output", str(out)]) == 1
+    assert not out.exists() and list(out.parent.iterdir()) == []
+    monkeypatch.undo()
+    old = os.umask(0o022)
+    try:
+        assert main(["select", str(csv), "--method", "correlation", "--output", str(out)]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644 and json.loads(out.read_text())["method"] == "correlation"
+    assert [p.name for p in out.parent.iterdir()] == ["sel.json"]
+
+
+def test_list_names_methods_and_datasets(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "randsel" in out and "bahsic" in out and "xor" in out
+
+
+def test_make_dataset_is_reproducible(tmp_path):
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    assert main(["make-dataset", "xor", "--seed", "4", "--n-samples", "50", "--output", str(a)]) == 0
+    assert main(["make-dataset", "xor", "--seed", "4", "--n-samples", "50", "--output", str(b)]) == 0
+    np.testing.assert_array_equal(load_dataset(a).X, make_dataset("xor", random_state=4, n_samples=50).X)
+    np.testing.assert_array_equal(load_dataset(a).X, load_dataset(b).X)

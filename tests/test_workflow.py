@@ -59,6 +59,22 @@ EXPECTED = {
         "figures/fig5_3.png",
         "figures/fig5_4.png",
     ],
+    "regression": [
+        "figures/figR_2.png",
+        "figures/figR_2.csv",
+        "figures/figR_2.md",
+    ],
+    "multiclass": [
+        "figures/figM_1.png",
+        "figures/figM_1.csv",
+        "figures/figM_1.md",
+        "results/datasets/glioma.npz",
+    ],
+    "paper": [
+        "figures/tableP_2.csv",
+        "figures/tableP_2.md",
+        "figures/figP_2.png",
+    ],
     "chapter5_data": [
         "results/peptides/windows.csv",
         "results/peptides/windows.json",
@@ -121,6 +137,44 @@ def test_table3_1_has_the_six_sets(workflow_run):
     md = (workflow_run / "figures" / "table3_1.md").read_text()
     for label in ("Fake Class", "Linear Zhang - Feature Noise", "Non-Linear Weston", "Xor"):
         assert label in md
+
+
+def test_figR_2_recovery_is_a_probability_that_rises_with_n(workflow_run):
+    import pandas as pd
+
+    t = pd.read_csv(workflow_run / "figures" / "figR_2.csv")
+    assert set(t["method"]) == {"local_learning", "hsic_lasso"}
+    assert t["probability"].between(0, 1).all()
+    for method, g in t.groupby("method"):
+        p = g.sort_values("n_samples")["probability"].to_numpy()
+        assert p[-1] >= p[0], method
+    # the local-learning selector finds all 4 relevant features of 204 with 200 samples
+    ll = t[(t["method"] == "local_learning") & (t["n_samples"] == 200)]
+    assert ll["probability"].iloc[0] == 1.0
+
+
+def test_figM_1_accuracies_beat_the_largest_class(workflow_run):
+    import pandas as pd
+
+    t = pd.read_csv(workflow_run / "figures" / "figM_1.csv")
+    assert set(t["method"]) == {"bahsic", "ovr_l1_logistic"}
+    assert (t["dataset"] == "glioma").all() and (t["n_features"] == 4434).all()
+    # four classes, the largest 15 of 50 samples: chance is at most 0.3
+    assert (t["accuracy_mean"] > 0.35).all() and (t["accuracy_mean"] <= 1).all()
+    assert (t["n_selected_mean"] >= 1).all() and (t["n_selected_mean"] < 4434).all()
+
+
+def test_tableP_2_values(workflow_run):
+    import pandas as pd
+
+    t = pd.read_csv(workflow_run / "figures" / "tableP_2.csv").set_index("method")
+    assert (t["n_reshuffles"] == 2).all() and (t["n_folds"] == 4).all()
+    for q in ("accuracy_mean", "precision_mean", "recall_mean"):
+        assert t[q].between(0, 1).all(), q
+    # XOR: BaHSIC finds the interacting pair, the linear correlation filter cannot
+    assert t.loc["bahsic", "recall_mean"] > t.loc["correlation", "recall_mean"]
+    assert t.loc["bahsic", "accuracy_mean"] > t.loc["correlation", "accuracy_mean"]
+    assert "± " in (workflow_run / "figures" / "tableP_2.md").read_text()
 
 
 def test_second_run_has_nothing_to_do(workflow_run):

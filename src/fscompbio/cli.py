@@ -1,20 +1,28 @@
 """The ``fscompbio`` command: run the study's methods on your own data without Snakemake.
 
-Examples
---------
-List what is available::
+Subcommands (``fscompbio SUBCOMMAND --help`` shows each one's options and an example):
 
-    fscompbio list
+``list``
+    the registered methods and synthetic data sets;
+``make-dataset``
+    write a synthetic data set of the study (``.npz``);
+``select``
+    rank the features of a CSV matrix (``sample_id``, ``label``, features) and
+    choose a subset and Gaussian width by kernel target alignment;
+``evaluate``
+    the evaluation protocol of chapters 3 and 4 (outer stratified folds,
+    selection and model selection on each training part, a Gaussian SVM on
+    each test part) for one method on one data set, printing the fold table;
+``encode``
+    cut signal peptides (FASTA + TSV of cleavage sites) into windows around
+    each candidate site and encode them by the 54 amino-acid scales.
 
-Rank the features of a CSV matrix (``sample_id``, ``label``, features) with a
-selector, choose the subset and Gaussian width by kernel target alignment
-(thesis algorithm 3), and write the result as JSON::
+Exit codes: 0 success, 1 bad input (the message names the file, the record or
+column and the problem), 2 bad command line. Outputs given by ``--output`` are
+written atomically: a file appears whole or not at all.
 
-    fscompbio select data.csv --method correlation --seed 0 --output selection.json
-
-Write a synthetic data set of the study::
-
-    fscompbio make-dataset xor --seed 0 --output xor.npz
+To add a subcommand, write ``_args_NAME(parser)`` and ``_run_NAME(args)`` and
+add one :class:`Subcommand` to :data:`SUBCOMMANDS`.
 """
 
 from __future__ import annotations
@@ -23,31 +31,174 @@ import argparse
 import logging
 import sys
 import time
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
-__all__ = ["main"]
+__all__ = ["main", "SUBCOMMANDS", "Subcommand"]
 
 log = logging.getLogger("fscompbio")
 
 
-def _load(path, label_column, positive_label):
+class UsageError(Exception):
+    """A bad command line found after parsing (exit code 2)."""
+
+
+# --------------------------------------------------------------------------
+# helpers shared by the subcommands
+# --------------------------------------------------------------------------
+def _int_at_least(low):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}; got {value}")
+        return value
+
+    parse.__name__ = f"int >= {low}"
+    return parse
+
+
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
+    if not np.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0; got {text}")
+    return value
+
+
+def _progress(iterable, **kwargs):
+    """A tqdm progress bar on stderr when it is a terminal; the bare iterable otherwise."""
+    if not sys.stderr.isatty():
+        return iterable
+    from tqdm import tqdm
+
+    return tqdm(iterable, file=sys.stderr, leave=False, dynamic_ncols=True, **kwargs)
+
+
+@contextmanager
+def _about(path):
+    """Prefix the file name to a ValueError raised inside the block when it does not name it yet."""
+    try:
+        yield
+    except ValueError as exc:
+        if str(path) in str(exc):
+            raise
+        raise ValueError(f"{path}: {exc}") from exc
+
+
+def _key_value(text):
+    """``KEY=VALUE`` with VALUE read as YAML (3, 0.5, true, null, [0.7, 0.9], text)."""
+    import yaml
+
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE; got {text!r}")
+    try:
+        return key.strip(), yaml.safe_load(value)
+    except yaml.YAMLError:
+        raise argparse.ArgumentTypeError(f"cannot read the value of {text!r}") from None
+
+
+def _check_method(args):
+    """Refuse an unknown --method, or a --param the method does not have or does not allow, before any work."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from .evaluation import METHODS, make_selector
+
+    if args.method not in METHODS:
+        raise UsageError(f"argument --method: unknown method {args.method!r}; choose from {', '.join(METHODS)}")
+    params = dict(args.param)
+    if "random_state" in params:
+        raise UsageError("argument --param: give the seed with --seed, not random_state")
+    selector = make_selector(args.method)
+    unknown = sorted(set(params) - set(selector.get_params()))
+    if unknown:
+        raise UsageError(f"argument --param: {args.method} has no parameter {unknown[0]!r}; its parameters are "
+                         f"{', '.join(sorted(selector.get_params()))}")
+    try:
+        selector.set_params(**params)._validate_params()
+    except InvalidParameterError as exc:
+        raise UsageError(f"argument --param: {_one_line(exc)}") from None
+    return params
+
+
+def _check_output(path):
+    """Fail on an unwritable --output before any work (nothing is created)."""
+    if path is not None and str(path) != "-":
+        from .io import check_writable
+
+        check_writable(path)
+
+
+def _load_binary(args, min_class_size):
+    """The data set of ``args.data`` (CSV or .npz), refused unless it has two classes of enough samples."""
     from .datasets import load_csv_dataset, load_dataset
 
-    path = Path(path)
-    if not path.is_file():
-        raise SystemExit(f"fscompbio: no such file: {path}")
+    path = Path(args.data)
     if path.suffix == ".npz":
-        return load_dataset(path)
-    return load_csv_dataset(path, label_column=label_column, positive_label=positive_label)
+        ds = load_dataset(path)
+        if ds.task != "binary":
+            raise ValueError(f"{path}: task {ds.task!r}; `fscompbio {args.command}` needs two classes (binary)")
+        counts = {int(c): int(n) for c, n in zip(*np.unique(ds.y, return_counts=True))}
+        small = [c for c, n in counts.items() if n < min_class_size]
+        if small:
+            raise ValueError(f"{path}: class {small[0]:+d} has only {counts[small[0]]} samples; each class needs at "
+                             f"least {min_class_size}")
+    else:
+        ds = load_csv_dataset(path, label_column=args.label_column, id_column=args.id_column,
+                              positive_label=args.positive_label, task="binary", min_class_size=min_class_size)
+    constant = np.flatnonzero(np.ptp(ds.X, axis=0) == 0)
+    if constant.size == ds.n_features:
+        raise ValueError(f"{path}: every feature is constant ({ds.n_features} of {ds.n_features}); nothing to select")
+    if constant.size:
+        names = [str(ds.feature_names[j]) for j in constant[:5]]
+        log.warning("%s: %d constant feature(s) %s%s: they carry no information about the labels", path,
+                    constant.size, names, " ..." if constant.size > 5 else "")
+    return ds
 
 
-def _cmd_list(args):
+def _add_data_arguments(p):
+    p.add_argument("data", help="CSV (sample_id, label, one column per feature; .gz allowed) or an .npz of "
+                                "`fscompbio make-dataset`")
+    p.add_argument("--label-column", default="label", help="the label column of the CSV (default: label)")
+    p.add_argument("--id-column", default="sample_id", help="a sample-id column to drop (default: sample_id)")
+    p.add_argument("--positive-label", default=None,
+                   help="the label mapped to +1 (default: the larger of the two labels, sorted)")
+
+
+def _write_json_output(result, output):
+    from .io import _to_jsonable, write_json
+
+    if output == "-":
+        import json
+
+        json.dump(_to_jsonable(result), sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        write_json(result, output)
+        log.info("wrote %s", output)
+
+
+# --------------------------------------------------------------------------
+# list
+# --------------------------------------------------------------------------
+def _args_list(p):
+    pass
+
+
+def _run_list(args):
     from .datasets import DATASETS
-    from .evaluation import METHODS
+    from .evaluation._methods import METHODS
 
-    print("methods (fscompbio select --method NAME):")
+    print("methods (fscompbio select|evaluate --method NAME):")
     for name, spec in METHODS.items():
         print(f"  {name:20s} {spec.path.split(':')[1]} {spec.defaults or ''}")
     print("synthetic data sets (fscompbio make-dataset NAME):")
@@ -56,101 +207,343 @@ def _cmd_list(args):
     return 0
 
 
-def _cmd_make_dataset(args):
-    from .datasets import make_dataset, save_dataset
+# --------------------------------------------------------------------------
+# make-dataset
+# --------------------------------------------------------------------------
+def _args_make_dataset(p):
+    p.add_argument("name", help="a synthetic data set of `fscompbio list`")
+    p.add_argument("--seed", type=_int_at_least(0), default=0)
+    p.add_argument("--n-samples", type=_int_at_least(1), default=None, help="default: the study's size")
+    p.add_argument("--n-features", type=_int_at_least(1), default=None, help="default: the study's size")
+    p.add_argument("--output", required=True, help=".npz file, written atomically")
 
+
+def _run_make_dataset(args):
+    from .datasets import DATASETS, make_dataset, save_dataset
+
+    if args.name not in DATASETS:
+        raise UsageError(f"argument name: unknown data set {args.name!r}; choose from {', '.join(DATASETS)}")
+    _check_output(args.output)
     ds = make_dataset(args.name, random_state=args.seed, n_samples=args.n_samples, n_features=args.n_features)
     save_dataset(ds, args.output)
     log.info("wrote %s: %s x %s", args.output, *ds.X.shape)
     return 0
 
 
-def _cmd_select(args):
+# --------------------------------------------------------------------------
+# select
+# --------------------------------------------------------------------------
+def _args_select(p):
+    _add_data_arguments(p)
+    p.add_argument("--method", required=True, help="a method of `fscompbio list`")
+    p.add_argument("--param", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of the method's selector, e.g. --param n_subsets=3000 (repeatable)")
+    p.add_argument("--seed", type=_int_at_least(0), default=0)
+    p.add_argument("--model-selection", choices=["kta", "none"], default="kta",
+                   help="kta: choose the subset and width by kernel target alignment (thesis algorithm 3); "
+                        "none: only rank")
+    p.add_argument("--n-features", type=_int_at_least(1), default=None,
+                   help="select exactly this many top-ranked features instead (the width by kernel target "
+                        "alignment)")
+    p.add_argument("--top", type=_int_at_least(1), default=20, help="how many top-ranked feature names to list")
+    p.add_argument("--output", default="-", help="JSON file, written atomically (default: stdout)")
+
+
+def _run_select(args):
     from .evaluation import make_selector
-    from .io import write_json
+    from .kernels import gamma_to_sigma
     from .model_selection import KTASelect
 
-    ds = _load(args.data, args.label_column, args.positive_label)
-    if ds.task != "binary":
-        raise SystemExit(f"fscompbio: {args.data}: the selectors here need two classes; got task {ds.task!r}")
-    selector = make_selector(args.method, random_state=args.seed)
-    t0 = time.perf_counter()
-    selector.fit(ds.X, ds.y)
-    seconds = time.perf_counter() - t0
-    ranking = np.asarray(selector.ranking_)
-    order = np.argsort(ranking, kind="stable")
-    result = {
-        "data": str(args.data),
-        "method": args.method,
-        "seed": args.seed,
-        "n_samples": ds.n_samples,
-        "n_features": ds.n_features,
-        "ranking": ranking,
-        "scores": np.asarray(selector.scores_, dtype=float),
-        "top_features": [str(ds.feature_names[j]) for j in order[: args.top]],
-        "seconds_selection": seconds,
-    }
-    if args.model_selection == "kta":
-        chosen = KTASelect().select(ds.X, ds.y, ranking=ranking)
-        result.update(
-            selected=[str(ds.feature_names[j]) for j in chosen.features],
-            selected_indices=chosen.features,
-            gamma=chosen.gamma,
-            sigma=chosen.sigma,
-            alignment=chosen.score,
-            seconds_model_selection=chosen.seconds,
-        )
-    if args.output == "-":
-        import json
-
-        from .io import _to_jsonable
-
-        json.dump(_to_jsonable(result), sys.stdout, indent=1, sort_keys=True)
-        sys.stdout.write("\n")
-    else:
-        write_json(result, args.output)
-        log.info("wrote %s", args.output)
+    params = _check_method(args)
+    _check_output(args.output)
+    ds = _load_binary(args, min_class_size=2)
+    if args.n_features is not None and args.n_features > ds.n_features:
+        raise ValueError(f"{args.data}: --n-features {args.n_features} is larger than the {ds.n_features} "
+                         "features of the data")
+    selector = make_selector(args.method, params, random_state=args.seed)
+    with _about(args.data):
+        t0 = time.perf_counter()
+        selector.fit(ds.X, ds.y)
+        seconds = time.perf_counter() - t0
+        ranking = np.asarray(selector.ranking_)
+        order = np.argsort(ranking, kind="stable")
+        names = [str(n) for n in ds.feature_names]
+        result = {
+            "data": str(args.data),
+            "method": args.method,
+            "params": params,
+            "seed": args.seed,
+            "n_samples": ds.n_samples,
+            "n_features": ds.n_features,
+            "feature_names": names,
+            "ranking": ranking,
+            "scores": np.asarray(selector.scores_, dtype=float),
+            "ranked_features": [names[j] for j in order],
+            "top_features": [names[j] for j in order[: args.top]],
+            "seconds_selection": seconds,
+        }
+        t0 = time.perf_counter()
+        if args.n_features is not None:  # the top k; the width of maximal alignment on them
+            top = order[: args.n_features]
+            sizes, gammas, scores = KTASelect().alignment_table(ds.X[:, top], ds.y, np.arange(1, top.size + 1))
+            j = int(np.argmax(scores[-1]))
+            chosen = {"features": top, "gamma": float(gammas[-1, j]), "alignment": float(scores[-1, j])}
+        elif args.model_selection == "kta":
+            res = KTASelect().select(ds.X, ds.y, ranking=ranking)
+            chosen = {"features": res.features, "gamma": res.gamma, "alignment": res.score}
+        else:
+            chosen = None
+        if chosen is not None:
+            result.update(
+                selected=[names[j] for j in chosen["features"]],
+                selected_indices=chosen["features"],
+                gamma=chosen["gamma"],
+                sigma=float(gamma_to_sigma(chosen["gamma"])),
+                alignment=chosen["alignment"],
+                seconds_model_selection=time.perf_counter() - t0,
+            )
+    _write_json_output(result, args.output)
     return 0
 
 
+# --------------------------------------------------------------------------
+# evaluate
+# --------------------------------------------------------------------------
+def _args_evaluate(p):
+    _add_data_arguments(p)
+    p.add_argument("--method", required=True, help="a method of `fscompbio list`")
+    p.add_argument("--param", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of the method's selector, e.g. --param n_subsets=3000 (repeatable)")
+    p.add_argument("--model-selection", choices=["kta", "cv"], default="kta",
+                   help="kta: subset and width by kernel target alignment (thesis algorithm 3); cv: nested "
+                        "stratified cross-validation of the SVM (default: kta)")
+    p.add_argument("--folds", type=_int_at_least(2), default=10, help="outer stratified folds (thesis 10)")
+    p.add_argument("--inner-folds", type=_int_at_least(2), default=10,
+                   help="inner folds of --model-selection cv (thesis 10)")
+    p.add_argument("--C", type=_positive_float, default=1.0, help="the Gaussian SVM's C (thesis 1)")
+    p.add_argument("--seed", type=_int_at_least(0), default=0,
+                   help="master seed of the folds and of each fold's selector")
+    p.add_argument("--output", default=None, help="also write the folds and the summary as JSON (atomically)")
+
+
+def _fold_table(folds, names, summary):
+    head = f"{'fold':>4} {'train':>6} {'test':>5} {'accuracy':>8} {'n_sel':>5} {'sigma':>9} {'seconds':>8}  selected"
+    lines = [head]
+    for f in folds:
+        shown = [names[j] for j in f["selected"][:6]]
+        more = f" (+{len(f['selected']) - 6})" if len(f["selected"]) > 6 else ""
+        lines.append(f"{f['fold']:>4} {f['n_train']:>6} {f['n_test']:>5} {f['accuracy']:>8.3f} {f['n_selected']:>5} "
+                     f"{f['sigma']:>9.3g} {f['seconds_total']:>8.2f}  {', '.join(shown)}{more}")
+    known = (f"; precision {summary['precision_mean']:.2f}, recall {summary['recall_mean']:.2f} of the known "
+             "relevant features" if summary.get("precision_mean") is not None else "")
+    lines.append(f"mean accuracy {summary['accuracy_mean']:.3f} (sd {summary['accuracy_sd']:.3f}) over "
+                 f"{summary['n_folds']} folds; {summary['n_selected_mean']:.1f} features selected on average"
+                 f"{known}; selection log-likelihood {summary['log_likelihood']:.3g} (lower = more consistent)")
+    return "\n".join(lines)
+
+
+def _run_evaluate(args):
+    from .evaluation import aggregate_folds, make_selector, method_spec, outer_splits, run_outer_fold
+    from .model_selection import KTASelect, NestedCVSelect
+    from .seeding import derive_seed
+
+    params = _check_method(args)
+    _check_output(args.output)
+    ds = _load_binary(args, min_class_size=args.folds)
+    names = [str(n) for n in ds.feature_names]
+    splits = outer_splits(ds.y, args.folds, random_state=derive_seed(args.seed, "outer"))
+    if args.model_selection == "cv":
+        smallest = min(int(np.min(np.unique(ds.y[train], return_counts=True)[1])) for train, _ in splits)
+        if smallest < args.inner_folds:
+            raise ValueError(f"{args.data}: a training part has only {smallest} samples of one class, fewer than "
+                             f"--inner-folds {args.inner_folds}; use fewer inner folds")
+    spec = method_spec(args.method)
+    folds = []
+    with _about(args.data):
+        for k, (train, test) in enumerate(_progress(splits, desc=f"{args.method} folds", unit="fold")):
+            selector = make_selector(args.method, params, random_state=derive_seed(args.seed, args.method, k))
+            cv = NestedCVSelect(sizes=spec.cv_sizes, inner_folds=args.inner_folds, C=args.C,
+                                random_state=derive_seed(args.seed, args.method, k, "inner"))
+            out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=args.model_selection,
+                                 relevant=ds.relevant if ds.relevant.size else None, kta=KTASelect(), cv=cv, C=args.C)
+            out.update(fold=k, selected_features=[names[j] for j in out["selected"]])
+            folds.append(out)
+            log.info("fold %d: accuracy %.3f with %d features", k, out["accuracy"], out["n_selected"])
+        summary = aggregate_folds(folds, ds.n_features)
+    print(_fold_table(folds, names, summary))
+    if args.output is not None:
+        _write_json_output({"data": str(args.data), "method": args.method, "params": params,
+                            "model_selection": args.model_selection,
+                            "seed": args.seed, "folds": folds, "summary": summary, "n_samples": ds.n_samples,
+                            "n_features": ds.n_features, "C": args.C}, args.output)
+    return 0
+
+
+# --------------------------------------------------------------------------
+# encode
+# --------------------------------------------------------------------------
+def _args_encode(p):
+    p.add_argument("fasta", help="protein sequences; headers '>ACCESSION' or UniProt '>sp|ACCESSION|NAME'")
+    p.add_argument("tsv", help="tab-separated, with columns Accession and Cleavage_Site (1-based last residue of "
+                               "the signal peptide)")
+    p.add_argument("--output", required=True,
+                   help=".npz with X (windows x residues*scales, float32), y (1 at the cleavage site), groups "
+                        "(sequence of each window), target, accessions, feature_names; written atomically")
+    p.add_argument("--windows", default=None, help="also write the windows as CSV (accession, target, window, label)")
+    p.add_argument("--prefix", type=_int_at_least(1), default=50, help="residues used from each sequence (thesis 50)")
+    p.add_argument("--before", type=_int_at_least(0), default=9, help="residues before the target (thesis 9)")
+    p.add_argument("--after", type=_int_at_least(0), default=2, help="residues after the target (thesis 2)")
+    p.add_argument("--scales", default=None, help="amino-acid scale table (CSV; default: the 54 scales shipped)")
+    p.add_argument("--nonstandard", choices=["drop", "error"], default="drop",
+                   help="sequences with residues outside the 20 standard ones: drop them (counted) or stop")
+
+
+def _run_encode(args):
+    import pandas as pd
+
+    from .io import atomic_path
+    from .sequences import cleavage_windows, encode_windows, encoding_feature_names, load_aa_scales, \
+        read_signal_peptides
+
+    width = args.before + 1 + args.after
+    if width > args.prefix:
+        raise UsageError(f"--before + 1 + --after = {width} exceeds --prefix {args.prefix}")
+    _check_output(args.output)
+    _check_output(args.windows)
+    scales = load_aa_scales(args.scales)
+    records = read_signal_peptides(args.fasta, args.tsv, nonstandard=args.nonstandard)
+    windows = cleavage_windows(records, prefix=args.prefix, before=args.before, after=args.after)
+    counts = {"nonstandard": records.attrs["counts"]["n_nonstandard_dropped"], **windows.attrs["counts"]}
+    reasons = {
+        "nonstandard": "with non-standard residues",
+        "n_short_dropped": f"shorter than --prefix {args.prefix}",
+        "n_no_positive_window_dropped": f"whose cleavage site is outside the window targets "
+                                        f"{args.before + 1}..{args.prefix - args.after}",
+        "n_ambiguous_duplicate_dropped": "duplicate prefixes with conflicting sites",
+        "n_duplicate_dropped": "duplicate prefixes",
+    }
+    dropped = ", ".join(f"{counts[k]} {why}" for k, why in reasons.items() if counts[k])
+    n_read = records.attrs["counts"]["n_read"]
+    if len(windows) == 0:
+        raise ValueError(f"{args.fasta}: no windows: every one of the {n_read} sequences was dropped ({dropped})")
+    if dropped:
+        log.warning("%s: dropped %s of %d sequences: %s", args.fasta, n_read - counts["n_kept"], n_read, dropped)
+    X = encode_windows(windows, scales).astype(np.float32)
+    codes, uniques = pd.factorize(windows["accession"])
+    arrays = dict(
+        X=X,
+        y=windows["label"].to_numpy(np.int64),
+        groups=codes.astype(np.int64),
+        target=windows["target"].to_numpy(np.int64),
+        accessions=np.asarray(uniques, dtype=str),
+        feature_names=np.asarray(encoding_feature_names(scales, before=args.before, after=args.after), dtype=str),
+    )
+    # both files appear, or neither: each is renamed into place only after both are written
+    with atomic_path(args.output, suffix=".npz") as tmp_npz:
+        np.savez_compressed(tmp_npz, **arrays)
+        if args.windows is not None:
+            with atomic_path(args.windows) as tmp_csv:
+                windows.to_csv(tmp_csv, index=False)
+    print(f"{args.output}: {X.shape[0]} windows of {len(uniques)} sequences x {X.shape[1]} features "
+          f"({width} residues x {len(scales)} scales)")
+    return 0
+
+
+# --------------------------------------------------------------------------
+# the registry of subcommands
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Subcommand:
+    """One subcommand: its name, one-line help, an example, its arguments and what it runs."""
+
+    name: str
+    help: str
+    example: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+SUBCOMMANDS = [
+    Subcommand("list", "list the methods and synthetic data sets", "fscompbio list", _args_list, _run_list),
+    Subcommand("make-dataset", "write a synthetic data set of the study (.npz)",
+               "fscompbio make-dataset xor --seed 0 --output xor.npz", _args_make_dataset, _run_make_dataset),
+    Subcommand("select", "rank the features of a CSV or .npz data set and choose a subset by kernel target alignment",
+               "fscompbio select data.csv --method randsel --param n_subsets=3000 --output selection.json",
+               _args_select, _run_select),
+    Subcommand("evaluate", "cross-validate one method on one data set (the protocol of chapters 3 and 4)",
+               "fscompbio evaluate data.csv --method randsel --folds 10 --output folds.json",
+               _args_evaluate, _run_evaluate),
+    Subcommand("encode", "cut signal peptides into cleavage-site windows and encode them by amino-acid scales",
+               "fscompbio encode proteins.fasta sites.tsv --output encoded.npz --windows windows.csv",
+               _args_encode, _run_encode),
+]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (no usage dump), so every error is one line."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def _parser():
-    p = argparse.ArgumentParser(prog="fscompbio", description=__doc__.split("\n\n")[0])
+    epilog = "examples:\n" + "\n".join(f"  {c.example}" for c in SUBCOMMANDS)
+    p = _Parser(prog="fscompbio", description=__doc__.split("\n\n")[0], epilog=epilog,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
-    sub = p.add_subparsers(dest="command", required=True)
-
-    sub.add_parser("list", help="list the methods and synthetic data sets").set_defaults(func=_cmd_list)
-
-    m = sub.add_parser("make-dataset", help="write a synthetic data set of the study (.npz)")
-    m.add_argument("name")
-    m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--n-samples", type=int, default=None)
-    m.add_argument("--n-features", type=int, default=None)
-    m.add_argument("--output", required=True)
-    m.set_defaults(func=_cmd_make_dataset)
-
-    s = sub.add_parser("select", help="rank (and select) the features of a CSV or .npz data set")
-    s.add_argument("data", help="CSV (sample_id, label, features; gzip allowed) or .npz of fscompbio")
-    s.add_argument("--method", required=True, help="a method of `fscompbio list`")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--label-column", default="label")
-    s.add_argument("--positive-label", default=None, help="label mapped to +1 (default: the larger, sorted)")
-    s.add_argument("--model-selection", choices=["kta", "none"], default="kta",
-                   help="choose the subset and width by kernel target alignment (thesis algorithm 3)")
-    s.add_argument("--top", type=int, default=20, help="how many top-ranked feature names to report")
-    s.add_argument("--output", default="-", help="JSON file (default: stdout)")
-    s.set_defaults(func=_cmd_select)
+    sub = p.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND", parser_class=_Parser)
+    for c in SUBCOMMANDS:
+        s = sub.add_parser(c.name, help=c.help, description=c.help[0].upper() + c.help[1:] + ".",
+                           epilog=f"example:\n  {c.example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+        c.add_arguments(s)
+        s.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="log progress to stderr")
+        s.set_defaults(run=c.run)
     return p
 
 
+class _OneLine(logging.Formatter):
+    def format(self, record):
+        return f"fscompbio: {record.levelname.lower()}: {_one_line(record.getMessage())}"
+
+
+def _log_to_stderr(level):
+    """Messages of the package's loggers ('fscompbio', 'fscompbio.sequences', ...) to the current stderr."""
+    for handler in [h for h in log.handlers if getattr(h, "_fscompbio_cli", False)]:
+        log.removeHandler(handler)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    handler._fscompbio_cli = True
+    log.addHandler(handler)
+    log.setLevel(level)
+
+
+def _one_line(text):
+    return " ".join(line.strip() for line in str(text).strip().splitlines() if line.strip())
+
+
 def main(argv=None):
-    args = _parser().parse_args(argv)
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(message)s")
+    """Run the command line; return the exit code (0 ok, 1 bad input, 2 bad command line)."""
+    parser = _parser()
     try:
-        return args.func(args)
-    except ValueError as exc:  # bad input: one clear line, no traceback
-        print(f"fscompbio: error: {exc}", file=sys.stderr)
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+        return exc.code if isinstance(exc.code, int) else 2
+    _log_to_stderr(logging.INFO if args.verbose else logging.WARNING)
+    try:
+        return args.run(args)
+    except UsageError as exc:
+        print(f"fscompbio {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except OSError as exc:  # missing input, unwritable output
+        where = f"{exc.filename}: " if exc.filename and str(exc.filename) not in (exc.strerror or "") else ""
+        print(f"fscompbio: error: {where}{_one_line(exc.strerror or exc)}", file=sys.stderr)
+        return 1
+    except ValueError as exc:  # bad input: one clear line, no traceback
+        print(f"fscompbio: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("fscompbio: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

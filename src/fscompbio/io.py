@@ -6,6 +6,7 @@ it over the target (``os.replace`` is atomic on POSIX).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -14,7 +15,21 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["atomic_path", "write_json", "read_json", "write_npz", "write_text"]
+__all__ = ["atomic_path", "check_writable", "write_json", "read_json", "write_npz", "write_text"]
+
+
+def _umask():
+    """The process's umask: from /proc on Linux, else by setting it and setting it straight back."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 @contextmanager
@@ -22,6 +37,7 @@ def atomic_path(path, suffix=None):
     """Yield a temporary path beside ``path``; rename it to ``path`` on success.
 
     On an exception the temporary file is removed and ``path`` is untouched.
+    The file gets the usual permissions of a new file (``0666`` less the umask).
     ``suffix`` defaults to the target's suffix (so matplotlib and numpy pick the
     right format from it).
     """
@@ -31,11 +47,49 @@ def atomic_path(path, suffix=None):
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the mode of a file made by open()
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def check_writable(path):
+    """Raise ``OSError`` naming ``path`` when a file cannot be written there.
+
+    Meant for the start of a long job, so that a bad output path fails before
+    the work, not after it. Nothing is left behind: a temporary file is made
+    and removed in the folder, or, when the folder does not exist yet, a
+    temporary folder in its nearest existing ancestor (:func:`atomic_path`
+    creates the missing folders when it writes).
+
+    Raises
+    ------
+    IsADirectoryError
+        If ``path`` is an existing folder.
+    NotADirectoryError
+        If an ancestor of ``path`` is a file.
+    OSError
+        If the folder is not writable (permissions, a read-only mount, ...).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"cannot create it: {ancestor} is a file, not a folder", str(path))
+    try:
+        if ancestor != path.parent:  # a missing folder: try to make (and remove) one in its nearest ancestor
+            os.rmdir(tempfile.mkdtemp(dir=ancestor, prefix=f".{path.name}."))
+        else:
+            fd, tmp = tempfile.mkstemp(dir=ancestor, prefix=f".{path.name}.")
+            os.close(fd)
+            os.unlink(tmp)
+    except OSError as exc:
+        raise type(exc)(exc.errno, f"cannot write in folder {ancestor} ({exc.strerror})", str(path)) from exc
 
 
 def _to_jsonable(obj):

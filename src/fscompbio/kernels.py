@@ -45,6 +45,26 @@ __all__ = [
 # --------------------------------------------------------------------------
 # Distances and the Gaussian kernel
 # --------------------------------------------------------------------------
+def _check_norms(X, sq_norms, name):
+    """Refuse non-finite input and squared distances that overflow X's float type.
+
+    ``||x - y||^2 <= 2 ||x||^2 + 2 ||y||^2``, so squared row norms below a quarter
+    of the type's largest value keep every distance finite.
+    """
+    limit = np.finfo(X.dtype).max / 4
+    largest = sq_norms.max(initial=0.0)
+    if largest <= limit:  # also False for NaN
+        return
+    if not np.isfinite(X).all():
+        i, j = np.argwhere(~np.isfinite(X))[0]
+        raise ValueError(f"{name} has a non-finite value ({float(X[i, j])}) at sample {i}, feature {j}")
+    raise ValueError(
+        f"squared distances overflow {X.dtype}: the largest squared row norm of {name} is "
+        f"{float(largest):.3g} (limit {float(limit):.3g}); standardise the features"
+        + (" or pass float64 data" if X.dtype != np.float64 else "")
+    )
+
+
 def sq_distances(X, Y=None):
     """Squared Euclidean distances ``||x_i - y_j||^2`` by one matrix product.
 
@@ -57,7 +77,16 @@ def sq_distances(X, Y=None):
     Returns
     -------
     D2 : ndarray of shape (m, n)
-        Non-negative; round-off below zero is clipped.
+        Non-negative; round-off below zero is clipped. Float32 input stays
+        float32.
+
+    Raises
+    ------
+    ValueError
+        If X or Y holds NaN or infinity, or if a squared distance would
+        overflow the input's float type (float32 overflows once a row's squared
+        norm passes ~8.5e37, i.e. entries of ~1e19): the message gives the
+        largest squared row norm and suggests standardising or float64.
     """
     X = np.asarray(X, dtype=np.result_type(np.asarray(X).dtype, np.float32))
     if X.ndim != 2:
@@ -70,6 +99,9 @@ def sq_distances(X, Y=None):
         )
     xx = np.einsum("ij,ij->i", X, X)
     yy = xx if same else np.einsum("ij,ij->i", Y, Y)
+    _check_norms(X, xx, "X")
+    if not same:
+        _check_norms(Y, yy, "Y")
     D2 = -2.0 * (X @ Y.T)
     D2 += xx[:, None]
     D2 += yy[None, :]
@@ -83,9 +115,18 @@ def sq_distances(X, Y=None):
 def sigma_to_gamma(sigma):
     """Gaussian width ``sigma`` -> factor ``gamma = 1 / (2 sigma^2)``."""
     sigma = np.asarray(sigma, dtype=float)
-    if np.any(sigma <= 0):
+    if np.any(~(sigma > 0)):  # ~(>) also catches NaN
         raise ValueError(f"sigma must be > 0; got {sigma!r}")
-    return 1.0 / (2.0 * sigma**2)
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        gamma = 1.0 / (2.0 * sigma**2)
+    extreme = ~np.isfinite(gamma) | (gamma == 0)
+    if np.any(extreme):
+        s = np.ravel(sigma)[np.flatnonzero(np.ravel(extreme))[0]]
+        raise ValueError(
+            f"sigma={float(s)!r} is outside the range where gamma = 1 / (2 sigma^2) is a finite non-zero float64 "
+            "(about 1e-154 < sigma < 1e154); rescale the features"
+        )
+    return gamma
 
 
 def gamma_to_sigma(gamma):
@@ -124,7 +165,16 @@ def gaussian_kernel(X, Y=None, *, gamma=None, sigma=None, sq_dists=None):
         gamma = float(sigma_to_gamma(sigma))
     if not isinstance(gamma, Real) or not np.isfinite(gamma) or gamma <= 0:
         raise ValueError(f"gamma must be a finite float > 0; got {gamma!r}")
-    return np.exp(-gamma * D2)
+    if not np.issubdtype(D2.dtype, np.floating):
+        D2 = D2.astype(np.float64)
+    # gamma in the kernel's own float type; beyond its range (e.g. gamma > 3.4e38 for float32, a width
+    # below ~4e-20) it is clipped to the largest value: every non-zero distance still gives exp(-inf) = 0
+    # and the zero self-distance exp(0) = 1, where the unclipped product would be inf * 0 = NaN.
+    g = D2.dtype.type(min(float(gamma), float(np.finfo(D2.dtype).max)))
+    with np.errstate(over="ignore"):  # gamma * d2 -> inf is the correct limit
+        E = np.multiply(D2, g)
+    np.negative(E, out=E)
+    return np.exp(E, out=E)
 
 
 def _median_from_sq(D2):

@@ -17,6 +17,15 @@ Cleavage sites (chapter 5): :func:`cleavage_accuracy` (a sequence is right when
 its top-scoring window is the true one), :func:`sequence_folds`,
 :func:`cross_validate_cleavage`, :func:`make_approach` and the approaches of
 seed 004 table 1 (:data:`APPROACHES`, :data:`PAPER_TABLE1`).
+
+Regression recovery (Sun, Yao and Goodison 2015, figure 2): :func:`recovery_fraction`,
+:func:`recovery_trial`, :func:`recovery_trials`, :func:`recovery_table`.
+
+Multi-class (figure figM_1): :func:`multiclass_fold` (HSIC selectors with the one-hot label kernel and
+:class:`OneHotKTASelect`, or the one-vs-rest l1-logistic baseline :func:`ovr_l1_logistic_fold`).
+
+The randSel paper's synthetic table (tableP_2): :func:`reshuffled_nested_cv` (nested CV over reshuffles of
+samples and features), :func:`reshuffle_table`.
 """
 
 from ._cleavage import (
@@ -44,6 +53,9 @@ from ._metrics import (
     simulate_selections,
 )
 from ._protocol import MODEL_SELECTIONS, METRICS, TIMING_KEYS, aggregate_folds, outer_splits, run_outer_fold, split_timing
+from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_table, ovr_l1_logistic_fold
+from ._recovery import recovery_fraction, recovery_table, recovery_trial, recovery_trials
+from ._reshuffle import reshuffle_table, reshuffled_nested_cv
 
 __all__ = [
     "accuracy",
@@ -77,4 +89,14 @@ __all__ = [
     "sequence_folds",
     "summarise_accuracy",
     "support_vector_correlations",
+    "recovery_fraction",
+    "recovery_trial",
+    "recovery_trials",
+    "recovery_table",
+    "OneHotKTASelect",
+    "multiclass_fold",
+    "multiclass_table",
+    "ovr_l1_logistic_fold",
+    "reshuffled_nested_cv",
+    "reshuffle_table",
 ]

@@ -45,6 +45,9 @@ METHODS = {
     "gaussian_rfe": MethodSpec("fscompbio.selection:KernelRFE", {}, None, "RFE"),
     "fohsic": MethodSpec("fscompbio.selection:FoHSIC", {}, None, "FoHSIC"),
     "bahsic": MethodSpec("fscompbio.selection:BaHSIC", {}, None, "BaHSIC"),
+    # regression (Sun, Yao & Goodison 2015, figure figR_2): local learning and its peer HSIC Lasso
+    "local_learning": MethodSpec("fscompbio.selection:LocalLearningRegression", {}, None, "Local learning"),
+    "hsic_lasso": MethodSpec("fscompbio.selection:HSICLasso", {}, None, "HSIC Lasso"),
 }
 
 

@@ -18,6 +18,9 @@ _EXPORTS = {
     "BaHSIC": "._hsic",
     "RandSel": "._randsel",
     "AnticorrelationWeighting": "._anticorrelation",
+    # regression (Sun, Yao & Goodison 2015) and its peer HSIC Lasso (optional pyHSICLasso)
+    "LocalLearningRegression": "._local_learning",
+    "HSICLasso": "._hsic_lasso",
 }
 __all__ = list(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

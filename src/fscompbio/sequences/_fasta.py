@@ -28,24 +28,34 @@ def _fasta_accession(record_id):
     return record_id
 
 
+def _check_file(path):
+    """A missing path or a folder gets the file's name in the error, like every other bad input."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: no such file" if not Path(path).exists() else f"{path}: not a file")
+
+
 def _read_fasta(fasta_path):
     """Map accession -> upper-case sequence; errors name the file and record."""
-    sequences = {}
+    _check_file(fasta_path)
+    sequences, numbers = {}, {}
     with open(fasta_path) as handle:
         try:
             records = list(SeqIO.parse(handle, "fasta"))
-        except ValueError as exc:  # Biopython's message does not name the file
-            raise ValueError(f"{fasta_path}: not a valid FASTA file ({str(exc).splitlines()[0]})") from exc
+        except ValueError as exc:  # Biopython's message does not name the file; also a binary file's decode error
+            first_paragraph = " ".join(str(exc).strip().split("\n\n")[0].split())
+            raise ValueError(f"{fasta_path}: not a valid FASTA file ({first_paragraph})") from exc
         for number, record in enumerate(records, start=1):
             accession = _fasta_accession(record.id)
             if not accession:
                 raise ValueError(f"{fasta_path}: record {number} has an empty header (no accession)")
-            if accession in sequences:
-                raise ValueError(f"{fasta_path}: duplicate accession {accession!r} (record {number})")
             sequence = str(record.seq).upper()
+            if accession in sequences:
+                same = "the same sequence as" if sequence == sequences[accession] else "a different sequence from"
+                raise ValueError(f"{fasta_path}: duplicate accession {accession!r} (record {number}), with {same} "
+                                 f"record {numbers[accession]}")
             if not sequence:
                 raise ValueError(f"{fasta_path}: record {accession!r} has a missing (empty) sequence")
-            sequences[accession] = sequence
+            sequences[accession], numbers[accession] = sequence, number
     if not sequences:
         raise ValueError(f"{fasta_path}: no FASTA records found")
     return sequences
@@ -53,23 +63,33 @@ def _read_fasta(fasta_path):
 
 def _read_tsv(tsv_path):
     """The annotation table; errors name the file, the column and the record."""
-    table = pd.read_csv(tsv_path, sep="\t", dtype={"Accession": str})
+    _check_file(tsv_path)
+    try:
+        table = pd.read_csv(tsv_path, sep="\t", dtype={"Accession": str})
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{tsv_path}: empty file; expected a tab-separated header with columns "
+                         f"{list(_REQUIRED_COLUMNS)}") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{tsv_path}: not a readable tab-separated file ({str(exc).strip().splitlines()[0]})") from exc
     missing = [c for c in _REQUIRED_COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{tsv_path}: missing column(s) {missing}; found {list(table.columns)}")
     if table["Accession"].isna().any():
         row = int(np.flatnonzero(table["Accession"].isna().to_numpy())[0]) + 2  # 1-based, after the header
         raise ValueError(f"{tsv_path}: line {row} has no Accession")
-    dup = table["Accession"][table["Accession"].duplicated()]
-    if len(dup):
-        raise ValueError(f"{tsv_path}: duplicate accession {dup.iloc[0]!r}")
+    dup = table["Accession"].duplicated().to_numpy()
+    if dup.any():
+        j = int(np.flatnonzero(dup)[0])
+        accession = table["Accession"].iloc[j]
+        i = int(np.flatnonzero((table["Accession"] == accession).to_numpy())[0])
+        raise ValueError(f"{tsv_path}: duplicate accession {accession!r} (lines {i + 2} and {j + 2})")
     site = pd.to_numeric(table["Cleavage_Site"], errors="coerce")
     bad = site.isna() | (site != np.floor(site))
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
         raise ValueError(
             f"{tsv_path}: record {table['Accession'].iloc[i]!r} has a non-integer Cleavage_Site "
-            f"{table['Cleavage_Site'].iloc[i]!r}"
+            f"{str(table['Cleavage_Site'].iloc[i])!r}"
         )
     table["Cleavage_Site"] = site.astype(np.int64)
     return table
@@ -106,12 +126,15 @@ def read_signal_peptides(fasta_path, tsv_path, *, nonstandard="drop"):
     Raises
     ------
     ValueError
-        With the file and the record named, for: a duplicate accession (in
+        With the file and the record named, for: an empty, binary or
+        non-FASTA file, an empty or unreadable TSV, a duplicate accession (in
         either file), a FASTA record with an empty sequence, a TSV accession
         without a FASTA sequence ("missing sequence"), a FASTA accession that
         is not in the TSV ("unknown accession"), a non-integer cleavage site,
         or a cleavage site outside ``1 .. len(sequence) - 1`` (the mature
         protein must have at least one residue).
+    FileNotFoundError
+        If either file does not exist (the message names it).
     """
     if nonstandard not in {"drop", "error"}:
         raise ValueError(f"nonstandard must be 'drop' or 'error'; got {nonstandard!r}")

@@ -1,0 +1,75 @@
+# Multi-class: randSel, BaHSIC and FoHSIC with the one-hot label kernel (KTA or nested-CV model selection,
+# Gaussian SVM)
+# against a one-vs-rest l1-logistic baseline on the four-class expression sets glioma and tox_171 (figM_1),
+# every method inside the same stratified outer folds.
+
+
+validate(config["multiclass"], schema="../schemas/multiclass.schema.yaml")
+
+MC = config["multiclass"]
+# one fold file per (data set, method, model selection); the baseline has its own inner CV ("cv") only
+MC_FOLDS = [
+    f"results/multiclass/folds/{d}/{m}/{s}/fold{k}.json"
+    for d in MC["datasets"]
+    for m in MC["methods"]
+    for s in (["cv"] if m == "ovr_l1_logistic" else MC["model_selection"])
+    for k in range(MC["outer_folds"])
+]
+
+
+wildcard_constraints:
+    mc_method="|".join(MC["methods"]),
+    mc_msel="cv|kta",
+    mc_fold="[0-9]+",
+
+
+rule mc_fold:
+    input:
+        "results/datasets/{dataset}.npz",
+    output:
+        "results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
+    log:
+        "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
+    conda:
+        "../envs/selection.yaml"
+    params:
+        method=lambda wc: wc.mc_method,
+        model_selection=lambda wc: wc.mc_msel,
+        fold=lambda wc: int(wc.mc_fold),
+        outer_folds=MC["outer_folds"],
+        params=lambda wc: MC["selectors"][wc.mc_method],
+        widths=MC["widths"],
+        kta=MC["kta"],
+        cv=MC["cv"],
+        svm_C=MC["svm_C"],
+        folds_seed=lambda wc: derive_seed(
+            config["seed"], "multiclass", wc.dataset, "outer"
+        ),
+        seed=lambda wc: derive_seed(
+            config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold
+        ),
+        inner_seed=lambda wc: derive_seed(
+            config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"
+        ),
+    script:
+        "../scripts/mc_fold.py"
+
+
+rule mc_figM_1:
+    input:
+        MC_FOLDS,
+    output:
+        png=report(
+            figure("figM_1"), caption="../report/figM_1.rst", category="Multi-class"
+        ),
+        csv="figures/figM_1.csv",
+        md="figures/figM_1.md",
+    log:
+        "logs/multiclass/figM_1.log",
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/mc_figM_1.py"
+
+
+FINAL_OUTPUTS.extend([figure("figM_1"), "figures/figM_1.csv", "figures/figM_1.md"])

@@ -1,0 +1,100 @@
+# The randSel paper's remaining results ("Principled Non-Linear Feature Selection", Athanasakis, Shawe-Taylor
+# & Fernandez-Reyes): its synthetic table on the 100-dimensional linear Weston, non-linear Weston and XOR sets
+# (nested CV repeated over three reshuffles; tableP_2), and its figure 2 (randSel on 200-d XOR culling 12.5%
+# of the features per iteration, subsample 100, 1,000 partitions; figP_2).
+
+
+validate(config["paper"], schema="../schemas/paper.schema.yaml")
+
+PAPER = config["paper"]
+TP2 = PAPER["tableP_2"]
+
+
+wildcard_constraints:
+    p2_method="|".join(TP2["methods"]),
+    p2_dataset="|".join(TP2["datasets"]),
+
+
+rule paper_tableP_2_method:
+    input:
+        "results/datasets/{p2_dataset}.npz",
+    output:
+        "results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
+    log:
+        "logs/paper/tableP_2/{p2_dataset}/{p2_method}.log",
+    conda:
+        "../envs/selection.yaml"
+    params:
+        method=lambda wc: wc.p2_method,
+        selector=lambda wc: TP2["selectors"][wc.p2_method],
+        n_reshuffles=TP2["n_reshuffles"],
+        outer_folds=TP2["outer_folds"],
+        inner_folds=TP2["inner_folds"],
+        sizes=TP2["sizes"],
+        widths=TP2["widths"],
+        svm_C=TP2["svm_C"],
+        # the same reshuffles and folds for every method of a data set
+        seed=lambda wc: derive_seed(config["seed"], "paper", "tableP_2", wc.p2_dataset),
+    script:
+        "../scripts/paper_tableP_2_method.py"
+
+
+rule paper_tableP_2:
+    input:
+        expand(
+            "results/paper/tableP_2/{dataset}/{method}.json",
+            dataset=TP2["datasets"],
+            method=TP2["methods"],
+        ),
+    output:
+        csv=report(
+            "figures/tableP_2.csv",
+            caption="../report/tableP_2.rst",
+            category="randSel paper",
+        ),
+        md="figures/tableP_2.md",
+    log:
+        "logs/paper/tableP_2.log",
+    conda:
+        "../envs/figures.yaml"
+    script:
+        "../scripts/paper_tableP_2.py"
+
+
+rule paper_randsel_history:
+    input:
+        lambda wc: f"results/datasets/{PAPER['figP_2']['dataset']}.npz",
+    output:
+        "results/paper/figP_2_randsel_history.npz",
+    log:
+        "logs/paper/figP_2_randsel_history.log",
+    conda:
+        "../envs/selection.yaml"
+    params:
+        settings=PAPER["figP_2"],
+        seed=derive_seed(config["seed"], "paper", "figP_2"),
+    script:
+        "../scripts/ch4_randsel_history.py"
+
+
+rule paper_figP_2:
+    input:
+        "results/paper/figP_2_randsel_history.npz",
+    output:
+        report(
+            figure("figP_2"), caption="../report/figP_2.rst", category="randSel paper"
+        ),
+    log:
+        "logs/paper/figP_2.log",
+    conda:
+        "../envs/figures.yaml"
+    params:
+        title=(
+            f"randSel on {PAPER['figP_2']['dataset']}: culling "
+            f"{100 * PAPER['figP_2']['cull_fraction']:g}% per iteration"
+        ),
+    script:
+        "../scripts/ch4_fig4_3.py"
+
+
+FINAL_OUTPUTS.extend(["figures/tableP_2.csv", "figures/tableP_2.md", figure("figP_2")])

@@ -1,0 +1,61 @@
+# Regression: the local-learning selector of Sun, Yao & Goodison (2015), "Feature Selection for Nonlinear
+# Regression and its Application to Cancer Research", against HSIC Lasso (pyHSICLasso), BaHSIC and randSel
+# with a Gaussian label kernel: probability of correct recovery versus sample size (its figure 2, figR_2).
+
+
+validate(config["regression"], schema="../schemas/regression.schema.yaml")
+
+REG = config["regression"]["figR_2"]
+
+
+wildcard_constraints:
+    reg_method="|".join(REG["methods"]),
+    reg_dataset="|".join(REG["datasets"]),
+    reg_n="[0-9]+",
+
+
+rule reg_recovery:
+    output:
+        "results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
+    log:
+        "logs/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.log",
+    conda:
+        "../envs/regression.yaml"
+    params:
+        dataset=lambda wc: wc.reg_dataset,
+        method=lambda wc: wc.reg_method,
+        n_samples=lambda wc: int(wc.reg_n),
+        n_repeats=REG["n_repeats"],
+        n_irrelevant=REG["n_irrelevant"],
+        selector=lambda wc: config["regression"]["selectors"][wc.reg_method],
+        # the same draws for every method (the seed does not depend on the method)
+        seed=derive_seed(config["seed"], "regression", "figR_2"),
+    script:
+        "../scripts/reg_recovery.py"
+
+
+rule reg_figR_2:
+    input:
+        expand(
+            "results/regression/recovery/{dataset}/{method}/n{n}.json",
+            dataset=REG["datasets"],
+            method=REG["methods"],
+            n=REG["sample_sizes"],
+        ),
+    output:
+        png=report(
+            figure("figR_2"), caption="../report/figR_2.rst", category="Regression"
+        ),
+        csv="figures/figR_2.csv",
+        md="figures/figR_2.md",
+    log:
+        "logs/regression/figR_2.log",
+    conda:
+        "../envs/figures.yaml"
+    params:
+        n_irrelevant=REG["n_irrelevant"],
+    script:
+        "../scripts/reg_figR_2.py"
+
+
+FINAL_OUTPUTS.extend([figure("figR_2"), "figures/figR_2.csv", "figures/figR_2.md"])

@@ -1,0 +1,22 @@
+"""Figure figM_1: accuracy and number of features per method on the multi-class sets (mean and sd over the
+outer folds); the table as CSV and Markdown."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+from fscompbio.evaluation import multiclass_table  # noqa: E402
+from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402
+from fscompbio.plots import save_figure  # noqa: E402
+from fscompbio.plots.multiclass import METHOD_LABELS, plot_multiclass  # noqa: E402
+from fscompbio.plots.spine import table_markdown  # noqa: E402
+
+table = multiclass_table([read_json(path) for path in snakemake.input])
+logging.info("\n%s", table.to_string())
+with atomic_path(snakemake.output.csv) as tmp:
+    table.to_csv(tmp, index=False, float_format="%.4g")
+shown = table.assign(method=table["method"].map(lambda m: METHOD_LABELS.get(m, m))).round(3)
+write_text(table_markdown(shown), snakemake.output.md)
+save_figure(plot_multiclass(table), snakemake.output.png)

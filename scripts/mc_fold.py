@@ -1,0 +1,31 @@
+"""One outer fold of figure figM_1: an HSIC selector with the one-hot label kernel (KTA model selection,
+Gaussian SVM) or the one-vs-rest l1-logistic baseline, on a multi-class data set."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+from fscompbio.datasets import load_dataset  # noqa: E402
+from fscompbio.evaluation import multiclass_fold, outer_splits  # noqa: E402
+from fscompbio.io import write_json  # noqa: E402
+
+p = snakemake.params
+ds = load_dataset(snakemake.input[0])
+if ds.task != "multiclass":
+    raise ValueError(f"{snakemake.input[0]}: figure figM_1 needs a multi-class data set; got task {ds.task!r}")
+folds = outer_splits(ds.y, p.outer_folds, random_state=p.folds_seed)
+if not 0 <= p.fold < len(folds):
+    raise ValueError(f"fold {p.fold!r} out of range for outer_folds={p.outer_folds!r}")
+train, test = folds[p.fold]
+with threadpool_limits(limits=snakemake.threads):
+    out = multiclass_fold(ds.X, ds.y, train, test, p.method, model_selection=p.model_selection, params=p.params,
+                          widths=p.widths, kta=p.kta, cv=p.cv, C=p.svm_C, random_state=p.seed,
+                          inner_seed=p.inner_seed)
+out.update(dataset=snakemake.wildcards.dataset, fold=p.fold, n_classes=int(len(set(ds.y.tolist()))))
+logging.info("%s %s (%s) fold %d: accuracy %.3f with %d of %d features; %.1f s", out["dataset"], p.method,
+             p.model_selection, p.fold, out["accuracy"], out["n_selected"], out["n_features"], out["seconds_total"])
+write_json(out, snakemake.output[0])

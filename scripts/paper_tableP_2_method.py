@@ -1,0 +1,29 @@
+"""The randSel paper's synthetic table, one method on one 100-dimensional set: nested CV (the inner loop
+chooses the number of features) repeated over reshuffles of the samples and features."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+from fscompbio.datasets import load_dataset  # noqa: E402
+from fscompbio.evaluation import reshuffle_table, reshuffled_nested_cv  # noqa: E402
+from fscompbio.io import write_json  # noqa: E402
+
+p = snakemake.params
+name = snakemake.wildcards.p2_dataset
+ds = load_dataset(snakemake.input[0])
+with threadpool_limits(limits=snakemake.threads):
+    folds = reshuffled_nested_cv(ds.X, ds.y, ds.relevant, p.method, n_reshuffles=p.n_reshuffles,
+                                 outer_folds=p.outer_folds, inner_folds=p.inner_folds, sizes=p.sizes,
+                                 widths=p.widths, C=p.svm_C, params=p.selector, seed=p.seed)
+out = {"dataset": name, "method": p.method, "n_features": int(ds.n_features), "relevant": ds.relevant.tolist(),
+       "folds": folds}
+row = reshuffle_table([out]).iloc[0]
+logging.info("%s %s: accuracy %.3f +- %.3f, %.1f features, precision %.2f, recall %.2f (%d reshuffles x %d folds)",
+             name, p.method, row["accuracy_mean"], row["accuracy_sd"], row["n_selected_mean"], row["precision_mean"],
+             row["recall_mean"], p.n_reshuffles, p.outer_folds)
+write_json(out, snakemake.output[0])
