@@ -161,6 +161,8 @@ def run_sizes(section, dataset=None):
     n_run = folds_run(section, dataset)
     outer = f"{cfg['outer_folds']} outer folds" + (f" (the first {n_run} run)" if n_run < cfg["outer_folds"] else "")
     inner = f", nested CV with {cfg['cv']['inner_folds']} inner folds" if "cv" in cfg["model_selection"] else ""
+    if "kta" in cfg["model_selection"] and cfg["kta"]["max_sizes"] is not None:
+        inner += f", KTA on <= {cfg['kta']['max_sizes']} prefix sizes"
     return (
         f"{config['config_name']} config: {outer}{inner}; {cfg['widths']['n_widths']} widths "
         f"sigma = median x 10^[{cfg['widths']['low']:g}, {cfg['widths']['high']:g}]" + (f"; {sel}" if sel else "")
