@@ -217,3 +217,13 @@ def test_an_empty_own_model_predicts_the_majority_class(easy_data):
     values, counts = np.unique(y[tr], return_counts=True)
     assert out["n_selected"] == 0 and out["gamma"] is None and out["precision"] == 0.0
     assert out["accuracy"] == np.mean(y[te] == values[np.argmax(counts)])
+
+
+def test_reshuffle_table_means_the_fold_times():
+    from fscompbio.evaluation import reshuffle_table
+
+    folds = [{"reshuffle": r, "accuracy": a, "n_selected": 1, "precision": 1.0, "recall": 0.5, "selected": [0],
+              "seconds_total": s} for r, a, s in ((0, 0.8, 1.0), (0, 0.6, 3.0), (1, 0.9, 2.0))]
+    row = reshuffle_table([{"dataset": "d", "method": "m", "n_features": 3, "folds": folds}]).iloc[0]
+    assert row["seconds_mean"] == pytest.approx(2.0)
+    assert row["accuracy_mean"] == pytest.approx((0.7 + 0.9) / 2) and row["n_reshuffles"] == 2
