@@ -262,7 +262,7 @@ def test_nonlinear_weston_randsel_is_precise(workflow_run):
     df = summary(workflow_run, "chapter4", "nonlinear_weston")
     for msel in ("kta", "own"):
         assert df.loc[("randsel", msel), "precision_mean"] > 0.8, df.loc["randsel"].to_dict()
-        assert df.loc[("randsel", msel), "accuracy_mean"] > 0.9
+        assert df.loc[("randsel", msel), "accuracy_mean"] > 0.85
 
 
 def test_own_model_only_for_randsel(workflow_run):
