@@ -1,71 +1,132 @@
-# Chapter 5 prediction and figures: the five approaches of seed 004 table 1, one job per
-# approach x sequence-wise fold, then table_P1, fig5_3 (accuracy by approach), fig5_4
-# (feature-label correlation, all windows vs support vectors) and fig5_1 (this workflow's rule graph).
-# Inputs come from rules/peptides.smk and rules/representation.smk.
+# Chapter 5: cleavage-site prediction. One job per approach x training protocol x CV scheme x fold (table P1,
+# figure 5.3), a learning curve per representation x fold (figure 5.5), figure 5.4 (feature-label correlation,
+# all windows vs support vectors), the two diagrams (figure 5.1 the architecture, figure 5.2 the
+# representation), the workflow's rule graph, and the best approach trained on all sequences as a model file
+# for `fscompbio predict-cleavage`. Inputs come from rules/peptides.smk and rules/representation.smk.
 
 import glob
 
 CH5_PRED = config["chapter5"]["prediction"]
-CH5_APPROACHES = ["original", "stability", "rfe", "randsel", "randsel_mkl"]
+CH5_LC = config["chapter5"]["learning_curve"]
+CH5_TABLE_ROWS = [
+    "original",
+    "stability",
+    "rfe",
+    "randsel",
+    "randsel_linear",
+    "randsel_mkl",
+    "randsel_mkl_original",
+    "pwm",
+    "pwm_prior",
+    "onehot_svm",
+]
+CH5_SF_APPROACHES = ["stability", "rfe", "randsel", "randsel_linear", "randsel_mkl"]
+# first target position of a window (1-based): the position prior codes positions from here
+CH5_FIRST_TARGET = config["chapter5"]["data"]["before"] + 1
+# which configuration made a figure, with its sizes (printed in the figures and tables)
+CH5_CONFIG_LABEL = (
+    "{} config: {} sequences, {}-fold CV, sparse filtering {} features".format(
+        "quick" if config["chapter5"]["data"]["n_sequences"] is not None else "thesis",
+        config["chapter5"]["data"]["n_sequences"] or "all",
+        CH5_PRED["n_folds"],
+        config["chapter5"]["representation"]["n_features"],
+    )
+)
 
 
 wildcard_constraints:
-    approach="|".join(CH5_APPROACHES),
+    approach="|".join(CH5_TABLE_ROWS),
+    protocol="|".join(CH5_PRED["protocols"]),
+    cv="random|homology",
+    representation="scales|onehot|sf",
     fold="[0-9]+",
 
 
-# the 648 encoded values for the original representation, sparse-filtering features otherwise
-CH5_INPUT = {
-    a: "results/peptides/encoded.npz" if a == "original" else "results/representation/sparse_filtering.npz"
-    for a in CH5_APPROACHES
-}
-# the settings of each approach: its selector, the SVM, and (randsel_mkl) LPBoost-MKL
-CH5_SELECTOR = {"stability": "stability", "rfe": "rfe", "randsel": "randsel", "randsel_mkl": "randsel"}
+# every (cv, protocol, approach) cell of table P1 that the config asks for
+CH5_CELLS = [
+    (cv, protocol, approach)
+    for cv in ["random", "homology"]
+    for protocol in CH5_PRED["protocols"]
+    for approach in CH5_PRED["approaches"]
+    if cv == "random" or approach in CH5_PRED["homology_approaches"]
+]
+CH5_FOLD_JSONS = [
+    f"results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.json"
+    for cv, protocol, approach in CH5_CELLS
+    for fold in range(CH5_PRED["n_folds"])
+]
+CH5_FOLD_TIMINGS = [j.replace(".json", ".timing.json") for j in CH5_FOLD_JSONS]
+# the settings of each approach: SVM grid, selectors, LPBoost-MKL
 CH5_APPROACH_PARAMS = {
-    a: {
-        "svm": CH5_PRED["svm"],
-        **({"selector": CH5_PRED[CH5_SELECTOR[a]]} if a in CH5_SELECTOR else {}),
-        **({"mkl": CH5_PRED["mkl"], "max_sets": CH5_PRED["max_sets"]} if a == "randsel_mkl" else {}),
-    }
-    for a in CH5_APPROACHES
+    key: CH5_PRED[key]
+    for key in [
+        "svm",
+        "stability",
+        "rfe",
+        "randsel",
+        "mkl",
+        "max_sets",
+        "select_max_per_class",
+        "pseudocount",
+    ]
 }
 
 
 rule ch5_predict:
     input:
-        lambda wc: CH5_INPUT[wc.approach],
+        encoded="results/peptides/encoded.npz",
+        sf=lambda wc: (
+            "results/representation/sparse_filtering.npz"
+            if wc.approach in CH5_SF_APPROACHES
+            else []
+        ),
+        homology=lambda wc: (
+            "results/peptides/homology.npz" if wc.cv == "homology" else []
+        ),
     output:
-        npz="results/chapter5/predict/{approach}/fold{fold}.npz",
-        json="results/chapter5/predict/{approach}/fold{fold}.json",
+        npz="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.npz",
+        json="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.json",
+        timing="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.timing.json",
     log:
-        "logs/chapter5/predict/{approach}/fold{fold}.log",
-    params:
-        approach=lambda wc: wc.approach,
-        approach_params=lambda wc: CH5_APPROACH_PARAMS[wc.approach],
-        n_folds=CH5_PRED["n_folds"],
-        max_train_per_class=CH5_PRED["max_train_per_class"],
-        folds_seed=derive_seed(config["seed"], "chapter5", "folds"),
-        seed=lambda wc: derive_seed(config["seed"], "chapter5", wc.approach, wc.fold),
+        "logs/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.log",
     conda:
         "../envs/prediction.yaml"
+    threads: 1
+    params:
+        approach=lambda wc: wc.approach,
+        cv=lambda wc: wc.cv,
+        approach_params=CH5_APPROACH_PARAMS,
+        protocol=lambda wc: CH5_PRED["protocols"][wc.protocol],
+        n_folds=CH5_PRED["n_folds"],
+        first_target=CH5_FIRST_TARGET,
+        # one fold split per CV scheme, shared by every approach and protocol
+        folds_seed=lambda wc: derive_seed(config["seed"], "chapter5", "folds", wc.cv),
+        # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
+        seed=lambda wc: derive_seed(
+            config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold
+        ),
     script:
         "../scripts/ch5_predict_fold.py"
 
 
 rule ch5_table_P1:
     input:
-        expand(
-            "results/chapter5/predict/{approach}/fold{fold}.json",
-            approach=CH5_PRED["approaches"],
-            fold=range(CH5_PRED["n_folds"]),
-        ),
+        folds=CH5_FOLD_JSONS,
+        timings=CH5_FOLD_TIMINGS,
+        sf="results/representation/sparse_filtering.json",
+        homology="results/peptides/homology.json",
     output:
-        csv=report("figures/table_P1.csv", caption=caption("table_P1"), category="Chapter 5"),
+        csv=report(
+            "figures/table_P1.csv", caption=caption("table_P1"), category="Chapter 5"
+        ),
         md="figures/table_P1.md",
+        timing="results/chapter5/table_P1.timing.csv",
     log:
         "logs/chapter5/table_P1.log",
     conda:
         "../envs/figures.yaml"
+    params:
+        config_label=CH5_CONFIG_LABEL,
     script:
         "../scripts/ch5_figures_table_P1.py"
 
@@ -77,12 +138,63 @@ rule ch5_fig5_3:
         report(figure("fig5_3"), caption=caption("fig5_3"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_3.log",
-    params:
-        windows_per_sequence=39,
     conda:
         "../envs/figures.yaml"
+    params:
+        windows_per_sequence=39,
+        config_label=CH5_CONFIG_LABEL,
     script:
         "../scripts/ch5_figures_fig5_3.py"
+
+
+rule ch5_learning_curve:
+    input:
+        encoded="results/peptides/encoded.npz",
+        sf=lambda wc: (
+            "results/representation/sparse_filtering.npz"
+            if wc.representation == "sf"
+            else []
+        ),
+    output:
+        json="results/chapter5/learning_curve/{representation}/fold{fold}.json",
+        timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
+    log:
+        "logs/chapter5/learning_curve/{representation}/fold{fold}.log",
+    conda:
+        "../envs/prediction.yaml"
+    threads: 1
+    params:
+        n_folds=CH5_LC["n_folds"],
+        per_class=CH5_LC["per_class"],
+        negatives_per_positive=CH5_LC["negatives_per_positive"],
+        C=CH5_PRED["svm"]["C"],
+        gamma=CH5_PRED["svm"]["gamma"],
+        folds_seed=derive_seed(config["seed"], "chapter5", "learning_curve_folds"),
+        seed=lambda wc: derive_seed(
+            config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold
+        ),
+    script:
+        "../scripts/ch5_learning_curve.py"
+
+
+rule ch5_fig5_5:
+    input:
+        expand(
+            "results/chapter5/learning_curve/{representation}/fold{fold}.json",
+            representation=CH5_LC["representations"],
+            fold=range(CH5_LC["n_folds"]),
+        ),
+    output:
+        png=report(figure("fig5_5"), caption=caption("fig5_5"), category="Chapter 5"),
+        csv="figures/fig5_5.csv",
+    log:
+        "logs/chapter5/fig5_5.log",
+    conda:
+        "../envs/figures.yaml"
+    params:
+        config_label=CH5_CONFIG_LABEL,
+    script:
+        "../scripts/ch5_figures_fig5_5.py"
 
 
 rule ch5_fig5_4:
@@ -93,39 +205,105 @@ rule ch5_fig5_4:
         npz="results/chapter5/fig5_4.npz",
     log:
         "logs/chapter5/fig5_4.log",
+    conda:
+        "../envs/figures.yaml"
     params:
         max_per_class=CH5_PRED["fig5_4_max_per_class"],
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
         seed=derive_seed(config["seed"], "chapter5", "fig5_4"),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/ch5_figures_fig5_4.py"
 
 
 rule ch5_fig5_1:
-    input:
-        workflow.main_snakefile,
-        sorted(glob.glob(os.path.join(workflow.basedir, "rules", "*.smk"))),
     output:
         report(figure("fig5_1"), caption=caption("fig5_1"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_1.log",
-    params:
-        snakefile=lambda wildcards, input: input[0],
     conda:
         "../envs/figures.yaml"
+    params:
+        kind="architecture",
     script:
-        "../scripts/ch5_figures_fig5_1.py"
+        "../scripts/ch5_figures_diagrams.py"
+
+
+rule ch5_fig5_2:
+    input:
+        windows="results/peptides/windows.csv",
+        sf="results/representation/sparse_filtering.json",
+    output:
+        report(figure("fig5_2"), caption=caption("fig5_2"), category="Chapter 5"),
+    log:
+        "logs/chapter5/fig5_2.log",
+    conda:
+        "../envs/figures.yaml"
+    params:
+        kind="representation",
+        before=config["chapter5"]["data"]["before"],
+        after=config["chapter5"]["data"]["after"],
+    script:
+        "../scripts/ch5_figures_diagrams.py"
+
+
+rule ch5_workflow_graph:
+    input:
+        workflow.main_snakefile,
+        sorted(glob.glob(os.path.join(workflow.basedir, "rules", "*.smk"))),
+    output:
+        report(
+            figure("workflow_rulegraph"),
+            caption=caption("workflow_rulegraph"),
+            category="Workflow",
+        ),
+    log:
+        "logs/chapter5/workflow_rulegraph.log",
+    conda:
+        "../envs/figures.yaml"
+    params:
+        snakefile=lambda wildcards, input: input[0],
+    script:
+        "../scripts/ch5_figures_rulegraph.py"
+
+
+rule ch5_model:
+    input:
+        table="figures/table_P1.csv",
+        encoded="results/peptides/encoded.npz",
+        windows="results/peptides/windows.csv",
+        scales=repo_path(config["chapter5"]["data"]["scales"]),
+        sf="results/representation/sparse_filtering.npz",
+        sf_model="results/representation/sparse_filtering.pkl",
+    output:
+        model="results/chapter5/model/cleavage_model.pkl",
+        json="results/chapter5/model/cleavage_model.json",
+        timing="results/chapter5/model/cleavage_model.timing.json",
+    log:
+        "logs/chapter5/model.log",
+    conda:
+        "../envs/prediction.yaml"
+    threads: 1
+    params:
+        approach_params=CH5_APPROACH_PARAMS,
+        protocols=CH5_PRED["protocols"],
+        model=CH5_PRED["model"],
+        data=config["chapter5"]["data"],
+        seed=derive_seed(config["seed"], "chapter5", "model"),
+    script:
+        "../scripts/ch5_model.py"
 
 
 FINAL_OUTPUTS.extend(
     [
         "figures/table_P1.csv",
         "figures/table_P1.md",
+        figure("fig5_1"),
+        figure("fig5_2"),
         figure("fig5_3"),
         figure("fig5_4"),
-        figure("fig5_1"),
+        figure("fig5_5"),
+        figure("workflow_rulegraph"),
+        "results/chapter5/model/cleavage_model.pkl",
     ]
 )

@@ -1,7 +1,9 @@
 # Chapter 5 data: signal-peptide sequences -> 12-residue cleavage windows -> 54-scale encodings
 # (thesis 5.4.1). Outputs consumed by rules/representation.smk and rules/chapter5.smk:
 #   results/peptides/windows.csv   accession, target, window, label (one row per window)
-#   results/peptides/encoded.npz   X float32 (n_windows, 648), y {0,1}, groups (sequence index), ...
+#   results/peptides/encoded.npz   X float32 (n_windows, 648), codes int8 (n_windows, 12), y {0,1}, groups
+#                                  (sequence index), target (1-based target position), ...
+#   results/peptides/homology.npz  clusters: the homology cluster of every sequence (homology-aware CV)
 
 
 validate(config.setdefault("chapter5", {}), schema="../schemas/chapter5.schema.yaml")
@@ -18,6 +20,8 @@ rule ch5_windows:
         json="results/peptides/windows.json",
     log:
         "logs/peptides/windows.log",
+    conda:
+        "../envs/sequences.yaml"
     params:
         nonstandard=CH5_DATA["nonstandard"],
         n_sequences=CH5_DATA["n_sequences"],
@@ -25,8 +29,6 @@ rule ch5_windows:
         before=CH5_DATA["before"],
         after=CH5_DATA["after"],
         seed=derive_seed(config["seed"], "chapter5", "sequences"),
-    conda:
-        "../envs/sequences.yaml"
     script:
         "../scripts/ch5_windows.py"
 
@@ -39,13 +41,36 @@ rule ch5_encode:
         "results/peptides/encoded.npz",
     log:
         "logs/peptides/encode.log",
+    conda:
+        "../envs/sequences.yaml"
     params:
         before=CH5_DATA["before"],
         after=CH5_DATA["after"],
-    conda:
-        "../envs/sequences.yaml"
     script:
         "../scripts/ch5_encode.py"
 
 
-FINAL_OUTPUTS.extend(["results/peptides/windows.json", "results/peptides/encoded.npz"])
+rule ch5_homology:
+    input:
+        windows="results/peptides/windows.csv",
+    output:
+        npz="results/peptides/homology.npz",
+        json="results/peptides/homology.json",
+    log:
+        "logs/peptides/homology.log",
+    conda:
+        "../envs/sequences.yaml"
+    params:
+        identity=config["chapter5"]["homology"]["identity"],
+        max_shift=config["chapter5"]["homology"]["max_shift"],
+    script:
+        "../scripts/ch5_homology.py"
+
+
+FINAL_OUTPUTS.extend(
+    [
+        "results/peptides/windows.json",
+        "results/peptides/encoded.npz",
+        "results/peptides/homology.json",
+    ]
+)

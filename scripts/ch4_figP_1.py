@@ -1,4 +1,5 @@
-"""Seed 004 figure 1: expected contributions of all features of 200-d XOR, relevant in red."""
+"""Figure 1 of "Principled Non-Linear Feature Selection": expected contributions of all features of 200-d
+XOR in one pass without culling, relevant in red."""
 
 import logging
 import sys
@@ -13,6 +14,7 @@ from fscompbio.plots.chapter4 import plot_expected_contributions  # noqa: E402
 
 with np.load(snakemake.input[0]) as z:
     c, relevant = z["contributions"], z["relevant"]
+    se = z["contribution_se"] if "contribution_se" in z.files else None
 logging.info("%d features, relevant %s", c.size, relevant.tolist())
-save_figure(plot_expected_contributions(c, relevant, title=f"XOR with {c.size} features: one pass, no culling"),
+save_figure(plot_expected_contributions(c, relevant, se=se, title=f"XOR with {c.size} features: one pass, no culling"),
             snakemake.output[0])

@@ -1,4 +1,4 @@
-"""Chapter 5: encode every window by the standardised amino-acid scales (648 values for 12 x 54)."""
+"""Chapter 5: encode every window by the standardised amino-acid scales (648 values for 12 x 54) and by residue codes."""
 
 import logging
 import sys
@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from fscompbio.io import write_npz  # noqa: E402
-from fscompbio.sequences import encode_windows, encoding_feature_names, load_aa_scales  # noqa: E402
+from fscompbio.sequences import encode_windows, encoding_feature_names, load_aa_scales, residue_codes  # noqa: E402
 
 p = snakemake.params
 windows = pd.read_csv(snakemake.input.windows, dtype={"accession": str, "window": str})
@@ -21,6 +21,7 @@ codes, uniques = pd.factorize(windows["accession"])
 write_npz(
     snakemake.output[0],
     X=X,
+    codes=residue_codes(windows),  # residue index 0..19 per window position (weight matrix, one-hot)
     y=windows["label"].to_numpy(np.int64),
     groups=codes.astype(np.int64),
     target=windows["target"].to_numpy(np.int64),

@@ -1,4 +1,4 @@
-"""Thesis figure 5.3: accuracy by approach, ours beside seed 004 table 1."""
+"""Thesis figure 5.3: accuracy by approach, protocol and CV scheme, beside the paper's table 1."""
 
 import logging
 import sys
@@ -12,4 +12,5 @@ from fscompbio.plots import save_figure  # noqa: E402
 from fscompbio.plots.chapter5 import plot_fig5_3  # noqa: E402
 
 table = pd.read_csv(snakemake.input[0])
-save_figure(plot_fig5_3(table, chance=100.0 / snakemake.params.windows_per_sequence), snakemake.output[0])
+fig = plot_fig5_3(table, chance=100.0 / snakemake.params.windows_per_sequence, config_label=snakemake.params.config_label)
+save_figure(fig, snakemake.output[0])

@@ -1,36 +1,53 @@
-"""Chapter 5: fit one approach of seed 004 table 1 on the training sequences of one fold, score the test windows."""
+"""Chapter 5: fit one approach of table P1 on the training sequences of one fold, score the test windows."""
 
 import logging
 import sys
 import time
 
 sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
 
 import numpy as np  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
 
-from fscompbio.evaluation._cleavage import make_approach, run_fold, sequence_folds  # noqa: E402
+from fscompbio.evaluation._cleavage import (  # noqa: E402
+    APPROACH_REPRESENTATION,
+    make_approach,
+    representation_matrix,
+    run_fold,
+    sequence_folds,
+    window_clusters,
+)
 from fscompbio.io import write_json, write_npz  # noqa: E402
+from fscompbio.prediction._cleavage_model import describe_fitted  # noqa: E402
 
 p = snakemake.params
 fold = int(snakemake.wildcards.fold)
-data = np.load(snakemake.input[0])
-X, y, groups = data["X"], data["y"], data["groups"]
-logging.info("%s: %d windows x %d features, %d sequences, %d positives", snakemake.input[0], *X.shape,
-             np.unique(groups).size, int(np.sum(y == y.max())))
-folds = sequence_folds(groups, n_splits=p.n_folds, random_state=p.folds_seed)
+enc = np.load(snakemake.input.encoded)
+y, groups = enc["y"], enc["groups"]
+kind = APPROACH_REPRESENTATION[p.approach]
+sf = np.load(snakemake.input.sf)["X"] if kind == "sf" else None
+X = representation_matrix(kind, scales=enc["X"], codes=enc["codes"], target=enc["target"], sf=sf,
+                          first_target=p.first_target)
+split = groups
+if p.cv == "homology":
+    split = window_clusters(groups, np.load(snakemake.input.homology)["clusters"])
+folds = sequence_folds(split, n_splits=p.n_folds, random_state=p.folds_seed)
+logging.info("%s (%s) on %s: %d windows x %d columns, %d sequences; %s CV, fold %d; protocol %s %s", p.approach,
+             p.approach_params, kind, *X.shape, np.unique(groups).size, p.cv, fold, snakemake.wildcards.protocol,
+             p.protocol)
 start = time.perf_counter()
-r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold,
-             max_train_per_class=p.max_train_per_class, random_state=p.seed)
+with threadpool_limits(limits=snakemake.threads, user_api="blas"):
+    r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold, random_state=p.seed,
+                 **p.protocol)
 seconds = time.perf_counter() - start
-model = r["model"]
-n_features = int(model.support_.size) if hasattr(model, "support_") else None
-sets = [len(s) for s in getattr(model, "feature_sets_", [])]
-logging.info("fold %d: accuracy %.4f on %d test sequences; %d training windows; %.1f s; features %s; MKL sets %s",
-             fold, r["accuracy"], np.unique(groups[r["test_index"]]).size, r["train_index"].size, seconds,
-             n_features, sets)
+info = describe_fitted(r["model"])
+n_test = int(np.unique(groups[r["test_index"]]).size)
+logging.info("fold %d: accuracy %.4f on %d test sequences; %d training windows; %.1f s; %s", fold, r["accuracy"],
+             n_test, r["train_index"].size, seconds, info)
 write_npz(snakemake.output.npz, test_index=r["test_index"], scores=r["scores"], train_index=r["train_index"])
-write_json({"approach": p.approach, "fold": fold, "accuracy": r["accuracy"],
-            "n_test_sequences": int(np.unique(groups[r["test_index"]]).size),
-            "n_train_windows": int(r["train_index"].size), "n_features": n_features,
-            "mkl_feature_set_sizes": sets, "seconds": seconds}, snakemake.output.json)
+write_json({"approach": p.approach, "protocol": snakemake.wildcards.protocol, "cv": p.cv, "fold": fold,
+            "accuracy": r["accuracy"], "n_test_sequences": n_test,
+            "n_train_windows": int(r["train_index"].size),
+            "n_train_positives": int(np.sum(y[r["train_index"]] == 1)), **info}, snakemake.output.json)
+write_json({"seconds": seconds}, snakemake.output.timing)

@@ -1,6 +1,5 @@
 """LPBoost-MKL (thesis 5.3, eq. 5.1): the LP against its dual, weak learners against brute force."""
 
-import cvxpy as cp
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,16 +18,36 @@ def _xor(n, d, seed):
     return X, np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
 
 
-def _dual_lp(H, y, D):
-    """Eq. 5.1 with the bias' constraint: min beta s.t. sum_i u_i y_i H_ij <= beta, sum u = 1,
-    0 <= u <= D, sum u y = 0 (written out here independently of the package)."""
-    m = H.shape[0]
-    u = cp.Variable(m)
-    beta = cp.Variable()
-    cons = [(y[:, None] * H).T @ u <= beta, cp.sum(u) == 1, u >= 0, u <= D, y @ u == 0]
-    prob = cp.Problem(cp.Minimize(beta), cons)
-    prob.solve(solver="HIGHS")
-    return prob.value
+def _primal_linprog(H, y, D, *, bias=True):
+    """The soft-margin LPBoost primal written out as a matrix LP for scipy's linprog (no cvxpy, no package code):
+    max rho - D sum xi  s.t.  y_i (H_i a + b) >= rho - xi_i, xi >= 0, a >= 0, sum a = 1; b = 0 without bias.
+    Without the bias its LP dual is eq. 5.1 exactly as printed (min beta, sum u = 1, 0 <= u <= D)."""
+    from scipy.optimize import linprog
+
+    m, J = H.shape
+    # z = [a (J), b, rho, xi (m)]; minimise -rho + D sum xi
+    c = np.r_[np.zeros(J), 0.0, -1.0, D * np.ones(m)]
+    A_ub = np.hstack([-(y[:, None] * H), -y[:, None], np.ones((m, 1)), -np.eye(m)])
+    A_eq = np.r_[np.ones(J), 0.0, 0.0, np.zeros(m)][None, :]
+    bounds = [(0, None)] * J + [(None, None) if bias else (0, 0), (None, None)] + [(0, None)] * m
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=A_eq, b_eq=[1.0], bounds=bounds, method="highs")
+    assert res.status == 0, res.message
+    return -res.fun
+
+
+def _dual_eq_5_1(H, y, D):
+    """Eq. 5.1 as printed (no bias constraint), by linprog: min beta s.t. sum_i u_i y_i H_ij <= beta,
+    sum u = 1, 0 <= u <= D."""
+    from scipy.optimize import linprog
+
+    m, J = H.shape
+    c = np.r_[np.zeros(m), 1.0]
+    A_ub = np.hstack([(y[:, None] * H).T, -np.ones((J, 1))])
+    A_eq = np.r_[np.ones(m), 0.0][None, :]
+    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(J), A_eq=A_eq, b_eq=[1.0], bounds=[(0, D)] * m + [(None, None)],
+                  method="highs")
+    assert res.status == 0, res.message
+    return res.fun
 
 
 # a cheap instance: the checks fit dozens of times
@@ -58,17 +77,25 @@ def test_weights_are_a_convex_combination():
     # each member saw half of the learners
     n_learners = clf.learner_params_.shape[0]
     assert clf.estimators_learners_.shape == (7, round(0.5 * n_learners))
-    assert 1.0 / clf.lp_indices_.size <= clf.D_ <= 1.0
+    # D is the cap of the nu chosen by the inner CV (the best mean balanced accuracy, first on ties)
+    assert clf.nu_ == clf.nus[int(np.nanargmax(clf.cv_scores_))]
+    y_lp = np.where(y[clf.lp_indices_] == clf.classes_[1], 1.0, -1.0)
+    assert clf.D_ == pytest.approx(feasible_cap(y_lp, 1.0 / (clf.nu_ * clf.lp_indices_.size)))
 
 
-def test_lp_primal_matches_the_dual_of_eq_5_1():
+def test_lp_matches_an_independent_linprog_and_bounds_eq_5_1():
     rng = np.random.default_rng(3)
     H = rng.uniform(-1, 1, size=(40, 12))
     y = np.where(np.arange(40) % 2 == 0, 1.0, -1.0)
     cache = {}
     for D in (1 / 40, 0.05, 0.2, 1.0):
         a, b, obj = _solve_lpboost_lp(H, y, D, cache=cache)
-        assert obj == pytest.approx(_dual_lp(H, y, D), abs=1e-6)
+        assert obj == pytest.approx(_primal_linprog(H, y, D), abs=1e-6)
+        # eq. 5.1 as printed has no bias: it is the dual of the bias-free primal, whose optimum the bias can
+        # only raise (the package's deviation, documented in LPBoostMKL's notes)
+        no_bias = _dual_eq_5_1(H, y, D)
+        assert no_bias == pytest.approx(_primal_linprog(H, y, D, bias=False), abs=1e-6)  # LP duality
+        assert obj >= no_bias - 1e-7
         assert np.all(a >= 0) and a.sum() == pytest.approx(1.0)
         # the returned (a, b) attains the objective: max over rho of rho - D sum_i (rho - margin_i)_+,
         # a concave piecewise-linear function of rho whose maximum lies at one of the margins
@@ -99,9 +126,11 @@ def test_lp_weights_on_simplex_for_any_input(m, J, seed, nu):
     H = rng.uniform(-1, 1, size=(m, J))
     y = np.where(rng.permutation(m) % 2 == 0, 1.0, -1.0)
     D = max(1.0 / (nu * m), feasible_cap(y, 0.0))
-    a, _, obj = _solve_lpboost_lp(H, y, D)
+    a, b, obj = _solve_lpboost_lp(H, y, D)
     assert np.all(a >= 0) and a.sum() == pytest.approx(1.0, abs=1e-12)
-    assert obj == pytest.approx(_dual_lp(H, y, D), abs=1e-6)
+    assert obj == pytest.approx(_primal_linprog(H, y, D), abs=1e-6)
+    margins = y * (H @ a + b)  # the returned (a, b) attains it
+    assert obj == pytest.approx(max(r - D * np.maximum(r - margins, 0).sum() for r in margins), abs=1e-6)
 
 
 def test_weak_learners_are_kernel_ridge_by_brute_force():
@@ -173,3 +202,15 @@ def test_param_validation():
     from sklearn.utils.estimator_checks import check_param_validation
 
     check_param_validation("LPBoostMKL", LPBoostMKL(n_estimators=2, nus=(0.5,), n_widths=1))
+
+
+def test_eq_5_1_is_attained_when_the_bias_is_not_needed():
+    # mirror-symmetric data (every positive has a negative with negated learner outputs): the optimal bias
+    # is 0, so the package's LP and eq. 5.1 as printed agree exactly
+    rng = np.random.default_rng(5)
+    Hp = rng.uniform(-1, 1, size=(15, 6))
+    H = np.vstack([Hp, -Hp])
+    y = np.r_[np.ones(15), -np.ones(15)]
+    for D in (0.05, 0.2):
+        _, _, obj = _solve_lpboost_lp(H, y, D)
+        assert obj == pytest.approx(_dual_eq_5_1(H, y, D), abs=1e-6)

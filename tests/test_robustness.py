@@ -211,17 +211,10 @@ def _check_rare_class(method):
         assert np.all(np.isfinite(np.asarray(sel.scores_, dtype=float)))
 
 
-@pytest.mark.parametrize("method", [m for m in METHODS if m != "randsel"])
+@pytest.mark.parametrize("method", list(METHODS))
 def test_subsamples_that_can_miss_a_class(method):
-    """Subsampling selectors meet subsamples with a single class; the fit still works."""
+    """Subsampling selectors meet subsamples with a single class; the fit still works (randSel redraws them)."""
     _check_rare_class(method)
-
-
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="RandSel(balanced=False) raises on a single-class subsample; fixed by issue 8 in "
-                          "selection/_randsel.py: remove this marker when that fix is merged")
-def test_randsel_subsamples_that_miss_a_class():
-    _check_rare_class("randsel")
 
 
 def test_one_class_is_refused_clearly():

@@ -286,3 +286,89 @@ def test_encoding_errors_name_the_window():
 def test_encode_real_windows(real_windows):
     X = encode_windows(real_windows.iloc[:39 * 50])
     assert X.shape == (39 * 50, 648) and np.isfinite(X).all()
+
+
+# ----------------------------------------------------------------------------- codes, one-hot, candidate windows
+def test_residue_codes_and_one_hot_match_the_scale_encoding():
+    from fscompbio.sequences import STANDARD_RESIDUES, encode_windows, one_hot_windows, residue_codes
+
+    windows = ["MKLLAVLALAGA", "ARNDCQEGHILK", "VYWTSPFMKLIH"]
+    codes = residue_codes(windows)
+    assert "".join(STANDARD_RESIDUES[c] for c in codes[1]) == windows[1]
+    O = one_hot_windows(codes)
+    assert O.shape == (3, 240) and np.all(O.sum(axis=1) == 12)
+    # the 648 scale values are a linear map of the one-hot code: X = O @ B with B the per-position scale table
+    X = encode_windows(windows)
+    eye = encode_windows([a * 12 for a in STANDARD_RESIDUES]).reshape(20, 12, 54)[:, 0, :]  # (20, 54)
+    B = np.kron(np.eye(12), eye)  # (240, 648): position-major blocks
+    np.testing.assert_allclose(O @ B, X, atol=1e-12)
+    with pytest.raises(ValueError, match=r"window 0 \('MKXL'\) has non-standard residue 'X' at position 2"):
+        residue_codes(["MKXL"])
+
+
+def test_candidate_windows_and_errors():
+    from fscompbio.sequences import candidate_windows
+
+    w = candidate_windows({"A": "M" * 20 + "AXA" * 20}, prefix=20)  # residues after the prefix are not read
+    assert w["target"].tolist() == list(range(10, 19)) and (w["accession"] == "A").all()
+    w = candidate_windows([("B", "mkllavlalagaqaq")])
+    assert w["target"].tolist() == [10, 11, 12, 13] and w["window"].iloc[0] == "MKLLAVLALAGA"
+    with pytest.raises(ValueError, match="sequence 'S' has 5 residues, fewer than one window of 12"):
+        candidate_windows({"S": "MKLLV"})
+    with pytest.raises(ValueError, match="sequence 'U' has non-standard residue 'U' at position 3"):
+        candidate_windows({"U": "MKULLAVLALAGAQA"})
+
+
+# ----------------------------------------------------------------------------- homology clusters
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 30), n_dup=st.integers(1, 10), seed=st.integers(0, 2**16),
+       identity=st.sampled_from([0.3, 0.4, 0.6, 1.0]))
+def test_homology_clusters_never_split_identical_prefixes(n, n_dup, seed, identity):
+    from fscompbio.evaluation._cleavage import sequence_folds
+    from fscompbio.sequences import STANDARD_RESIDUES, homology_clusters
+
+    rng = np.random.default_rng(seed)
+    seqs = ["".join(rng.choice(list(STANDARD_RESIDUES), 50)) for _ in range(n)]
+    copies = rng.integers(0, n, n_dup)
+    seqs = seqs + [seqs[i] for i in copies]
+    perm = rng.permutation(len(seqs))
+    seqs = [seqs[i] for i in perm]
+    labels = homology_clusters(seqs, identity=identity)
+    for a in range(len(seqs)):
+        for b in range(len(seqs)):
+            if seqs[a] == seqs[b]:
+                assert labels[a] == labels[b]
+    # and folds by cluster never split them either
+    if np.unique(labels).size >= 2:
+        folds = sequence_folds(labels, n_splits=2, random_state=0)
+        same = np.array([[seqs[a] == seqs[b] for b in range(len(seqs))] for a in range(len(seqs))])
+        assert np.all(folds[:, None] == folds[None, :], where=same)
+
+
+def test_prefix_identity_known_answers():
+    from fscompbio.sequences import STANDARD_RESIDUES, homology_clusters, prefix_identity
+
+    rng = np.random.default_rng(1)
+    base = "".join(rng.choice(list(STANDARD_RESIDUES), 50))
+    shifted = base[3:] + "AAA"  # the same sequence three residues on: 47 of 50 agree on one diagonal
+    mutated = "".join(a if i % 2 else ("W" if a != "W" else "Y") for i, a in enumerate(base))  # half changed
+    other = "".join(rng.choice(list(STANDARD_RESIDUES), 50))
+    S = prefix_identity([base, shifted, mutated, other], max_shift=5)
+    assert S[0, 1] >= 47 / 50 - 1e-6 and S[0, 1] == S[1, 0]
+    assert S[0, 2] == pytest.approx(0.5, abs=1e-6)
+    assert S[0, 3] < 0.3  # unrelated random sequences
+    assert prefix_identity([base, shifted], max_shift=0)[0, 1] < 0.3  # without the offset the copy is missed
+    assert homology_clusters([base, shifted, mutated, other], identity=0.4).tolist() == [0, 0, 0, 1]
+    assert homology_clusters([base, shifted, mutated, other], identity=0.6).tolist() == [0, 0, 1, 2]
+    with pytest.raises(ValueError, match=r"identity must be a number in \(0, 1\]"):
+        homology_clusters([base], identity=0)
+
+
+def test_real_prefixes_have_homologues_but_no_giant_cluster(real_windows):
+    from fscompbio.sequences import homology_clusters
+
+    first = real_windows.groupby("accession", sort=False)["window"].agg(lambda w: w.iloc[0] + "".join(s[-1] for s in w.iloc[1:]))
+    labels = homology_clusters(first.to_numpy().astype(str))
+    sizes = np.bincount(labels)
+    assert 1500 < sizes.size < 2000  # measured: 1,697 clusters of 2,849
+    assert sizes.max() < 0.05 * labels.size  # 10 balanced folds remain possible

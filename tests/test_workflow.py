@@ -56,8 +56,13 @@ EXPECTED = {
         "figures/table_P1.csv",
         "figures/table_P1.md",
         "figures/fig5_1.png",
+        "figures/fig5_2.png",
         "figures/fig5_3.png",
         "figures/fig5_4.png",
+        "figures/fig5_5.png",
+        "figures/fig5_5.csv",
+        "figures/workflow_rulegraph.png",
+        "results/chapter5/model/cleavage_model.pkl",
     ],
     "regression": [
         "figures/figR_2.png",
@@ -81,6 +86,7 @@ EXPECTED = {
         "results/peptides/encoded.npz",
         "results/representation/sparse_filtering.npz",
         "results/representation/sparse_filtering.json",
+        "results/peptides/homology.json",
     ],
 }
 

@@ -15,7 +15,11 @@ Subcommands (``fscompbio SUBCOMMAND --help`` shows each one's options and an exa
     each test part) for one method on one data set, printing the fold table;
 ``encode``
     cut signal peptides (FASTA + TSV of cleavage sites) into windows around
-    each candidate site and encode them by the 54 amino-acid scales.
+    each candidate site and encode them by the 54 amino-acid scales;
+``predict-cleavage``
+    predict the signal-peptide cleavage site of every protein of a FASTA file
+    with a model the workflow trained (``results/chapter5/model/cleavage_model.pkl``),
+    one TSV row per sequence.
 
 Exit codes: 0 success, 1 bad input (the message names the file, the record or
 column and the problem), 2 bad command line. Outputs given by ``--output`` are
@@ -450,6 +454,30 @@ def _run_encode(args):
 
 
 # --------------------------------------------------------------------------
+# predict-cleavage
+# --------------------------------------------------------------------------
+def _args_predict_cleavage(p):
+    p.add_argument("fasta", help="protein sequences; headers '>ACCESSION' or UniProt '>sp|ACCESSION|NAME'")
+    p.add_argument("--model", required=True,
+                   help="a model file of the workflow (results/chapter5/model/cleavage_model.pkl); it is unpickled, "
+                        "so use only model files you made or trust")
+    p.add_argument("--alternatives", type=_int_at_least(0), default=3, help="next-best sites reported per sequence")
+    p.add_argument("--output", default="-", help="TSV file, written atomically (default: standard output)")
+
+
+def _run_predict_cleavage(args):
+    from .prediction import CleavageSiteModel
+    from .prediction._cleavage_model import write_predictions
+
+    _check_output(args.output)
+    model = CleavageSiteModel.load(args.model)
+    table = model.predict_fasta(args.fasta, n_alternatives=args.alternatives)
+    write_predictions(table, args.output)
+    log.info("predicted %d sequences with %s (%s)", len(table), args.model, model.metadata.get("approach"))
+    return 0
+
+
+# --------------------------------------------------------------------------
 # the registry of subcommands
 # --------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -476,6 +504,9 @@ SUBCOMMANDS = [
     Subcommand("encode", "cut signal peptides into cleavage-site windows and encode them by amino-acid scales",
                "fscompbio encode proteins.fasta sites.tsv --output encoded.npz --windows windows.csv",
                _args_encode, _run_encode),
+    Subcommand("predict-cleavage", "predict signal-peptide cleavage sites of a FASTA file with a trained model (TSV)",
+               "fscompbio predict-cleavage proteins.fasta --model results/chapter5/model/cleavage_model.pkl "
+               "--output sites.tsv", _args_predict_cleavage, _run_predict_cleavage),
 ]
 
 

@@ -1,9 +1,25 @@
-"""Per-sequence evaluation of cleavage-site prediction (thesis 5.4-5.5, seed 004 section 6.2).
+"""Cleavage-site prediction as an evaluation protocol (thesis 5.4-5.5; "Principled Non-Linear Feature Selection", table 1).
 
 Every sequence contributes its windows (39 for a 50-residue prefix), exactly
 one of which is positive. A prediction for a sequence is right when its
 top-scoring window is the true cleavage window. Cross-validation splits by
-sequence: all windows of a sequence are in the same fold.
+sequence (all windows of a sequence in one fold) or by homology cluster (no
+test sequence keeps a close homologue in training).
+
+Training protocols (:func:`training_windows`):
+
+- the paper's: a class-balanced subsample of the training windows, at most
+  ``max_train_per_class`` of each class (the thesis balanced its subsamples);
+- the adequate one: every training positive and ``negatives_per_positive``
+  times as many random negatives, the classifier weighting the classes
+  equally (``class_weight="balanced"``).
+
+The predictors themselves live in :mod:`fscompbio.prediction`
+(:class:`~fscompbio.prediction.SelectThenSVM`,
+:class:`~fscompbio.prediction.RandSelMKL`,
+:class:`~fscompbio.prediction.GaussianSVC`,
+:class:`~fscompbio.prediction.PositionWeightMatrix`); :func:`make_approach`
+builds each row of table P1 from them.
 """
 
 from __future__ import annotations
@@ -11,35 +27,41 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.model_selection import GroupKFold
 from sklearn.svm import SVC
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
 
-from .._compat import HasMethods, _fit_context, validate_data
+from ..prediction._pipelines import RandSelMKL, SelectThenSVM, balanced_indices
 
 __all__ = [
     "APPROACHES",
+    "APPROACH_LABELS",
+    "APPROACH_REPRESENTATION",
+    "TABLE_ROWS",
     "PAPER_TABLE1",
     "cleavage_accuracy",
     "sequence_folds",
+    "window_clusters",
     "balanced_subsample",
+    "training_windows",
     "run_fold",
     "cross_validate_cleavage",
     "summarise_accuracy",
     "make_approach",
+    "representation_matrix",
+    "learning_curve_fold",
     "RandSelMKL",
     "SelectThenSVM",
     "label_correlations",
     "support_vector_correlations",
 ]
 
-#: the five approaches of seed 004 table 1, in its order
+#: the five approaches of the paper's table 1, in its order
 APPROACHES = ("original", "stability", "rfe", "randsel", "randsel_mkl")
 
-#: seed 004 table 1: accuracy (%) mean and sd over folds
+#: Table 1 of Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013), "Principled Non-Linear Feature Selection": accuracy (%),
+#: mean and sd over 10 folds, on the PrediSi eukaryotic signal peptides (thesis figure 5.3)
 PAPER_TABLE1 = {
     "original": (67.20, 4.71),
     "stability": (71.46, 2.93),
@@ -48,14 +70,56 @@ PAPER_TABLE1 = {
     "randsel_mkl": (75.28, 1.91),
 }
 
-#: row labels as seed 004 table 1 prints them
+#: every row of table P1: the paper's five, the thesis' randSel with a linear kernel (figure 5.3),
+#: randSel + MKL on the original features, the single SVM on randSel's sets for the MKL comparison,
+#: and three anchors from the cleavage-site literature
+TABLE_ROWS = (
+    "original",
+    "stability",
+    "rfe",
+    "randsel",
+    "randsel_linear",
+    "randsel_mkl",
+    "randsel_mkl_original",
+    "pwm",
+    "pwm_prior",
+    "onehot_svm",
+)
+
+#: row labels (the paper's five as its table 1 prints them)
 APPROACH_LABELS = {
     "original": "Original Representation",
     "stability": "Sparse Filtering + Stab. Sel.",
     "rfe": "Sparse Filtering + RFE",
     "randsel": "Sparse Filtering + RandSel",
+    "randsel_linear": "Sparse Filtering + RandSel (linear kernel)",
     "randsel_mkl": "Sparse Filtering + RandSel & MKL",
+    "randsel_mkl_original": "Original + RandSel & MKL",
+    "pwm": "Anchor: position weight matrix",
+    "pwm_prior": "Anchor: PWM + position prior",
+    "onehot_svm": "Anchor: one-hot + Gaussian SVM",
 }
+
+#: the input each approach is trained on: "scales" = the 648 standardised scale values of the window,
+#: "sf" = the sparse-filtering features, "onehot" = 12 x 20 residue indicators, "codes" = the 12 residue
+#: codes (for the weight matrix), "codes_position" = the codes and the window's position in the sequence
+APPROACH_REPRESENTATION = {
+    "original": "scales",
+    "stability": "sf",
+    "rfe": "sf",
+    "randsel": "sf",
+    "randsel_linear": "sf",
+    "randsel_mkl": "sf",
+    "randsel_mkl_original": "scales",
+    "pwm": "codes",
+    "pwm_prior": "codes_position",
+    "onehot_svm": "onehot",
+}
+
+#: randSel "with a linear kernel": the centred alignment (and HSIC) of exp(-d^2 / (2 sigma^2)) tends to that
+#: of the linear kernel as sigma grows (1 - d^2 / (2 sigma^2), and centring removes the constant and the
+#: norms), so randSel's width of this many median distances is the linear kernel to ~1e-3 (tests/test_cleavage.py)
+LINEAR_WIDTH_MULTIPLIER = 30.0
 
 
 def _check_scores_labels_groups(scores, y, groups):
@@ -124,25 +188,27 @@ def cleavage_accuracy(scores, y, groups):
 
 
 def sequence_folds(groups, *, n_splits=10, random_state=None):
-    """Fold index of every window, splitting by sequence (shuffled ``GroupKFold``).
+    """Fold index of every window, splitting by group (shuffled ``GroupKFold``).
 
     Parameters
     ----------
     groups : array-like of shape (n_windows,)
-        Sequence identifier of each window.
+        Sequence identifier of each window (random sequence-level CV), or the
+        homology cluster of each window's sequence (:func:`window_clusters`) for
+        homology-aware CV.
     n_splits : int, default=10
     random_state : int or None, default=None
-        Seed of the shuffle of the sequences.
+        Seed of the shuffle of the groups.
 
     Returns
     -------
     folds : ndarray of shape (n_windows,), int
-        ``folds[i]`` in ``0..n_splits-1``; all windows of a sequence share a fold.
+        ``folds[i]`` in ``0..n_splits-1``; all windows of a group share a fold.
     """
     groups = np.asarray(groups)
     n_groups = np.unique(groups).size
     if not isinstance(n_splits, Integral) or n_splits < 2 or n_splits > n_groups:
-        raise ValueError(f"n_splits must be an int in [2, {n_groups}] (the number of sequences); got {n_splits!r}")
+        raise ValueError(f"n_splits must be an int in [2, {n_groups}] (the number of groups); got {n_splits!r}")
     folds = np.empty(groups.size, dtype=int)
     cv = GroupKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     for k, (_, test) in enumerate(cv.split(np.zeros((groups.size, 1)), groups=groups)):
@@ -150,15 +216,47 @@ def sequence_folds(groups, *, n_splits=10, random_state=None):
     return folds
 
 
+def window_clusters(groups, sequence_clusters):
+    """The homology cluster of every window: ``sequence_clusters[groups]``.
+
+    Parameters
+    ----------
+    groups : array-like of int, shape (n_windows,)
+        Sequence index (0..n_sequences-1) of each window.
+    sequence_clusters : array-like of int, shape (n_sequences,)
+        Cluster of each sequence (:func:`fscompbio.sequences.homology_clusters`).
+
+    Returns
+    -------
+    ndarray of shape (n_windows,), int
+    """
+    groups = np.asarray(groups)
+    sequence_clusters = np.asarray(sequence_clusters)
+    if groups.size and (groups.min() < 0 or groups.max() >= sequence_clusters.size):
+        raise ValueError(f"groups must index the {sequence_clusters.size} sequences; got values in "
+                         f"[{groups.min()}, {groups.max()}]")
+    return sequence_clusters[groups]
+
+
 def balanced_subsample(y, max_per_class, random_state=None):
-    """Indices of a class-balanced subsample (the larger class is subsampled).
+    """Indices of a class-balanced subsample (see :func:`fscompbio.prediction._pipelines.balanced_indices`)."""
+    return balanced_indices(y, max_per_class, random_state)
+
+
+def training_windows(y, *, max_per_class=None, negatives_per_positive=None, random_state=None):
+    """The training windows of a fold under one of the two protocols.
 
     Parameters
     ----------
     y : array-like of shape (n,)
-    max_per_class : int or None
-        Samples per class: ``min(max_per_class, smallest class)``; ``None``
-        means the size of the smallest class.
+        Labels of the fold's training windows (1 = cleavage window).
+    max_per_class : int or None, default=None
+        The paper's protocol: a class-balanced subsample with at most this many
+        windows per class (``None``: as many negatives as positives).
+    negatives_per_positive : float or None, default=None
+        The adequate protocol: every positive and ``round(r * n_positives)``
+        random negatives (all of them if fewer). Takes precedence over
+        ``max_per_class``.
     random_state : int, RandomState instance or None
 
     Returns
@@ -167,13 +265,15 @@ def balanced_subsample(y, max_per_class, random_state=None):
     """
     rng = check_random_state(random_state)
     y = np.asarray(y)
-    classes, inv = np.unique(y, return_inverse=True)
-    k = np.bincount(inv).min()
-    if max_per_class is not None:
-        if max_per_class < 1:
-            raise ValueError(f"max_per_class must be >= 1 or None; got {max_per_class!r}")
-        k = min(k, int(max_per_class))
-    return np.sort(np.concatenate([rng.choice(np.flatnonzero(inv == c), size=k, replace=False) for c in range(classes.size)]))
+    if negatives_per_positive is None:
+        return balanced_indices(y, max_per_class, rng)
+    if not negatives_per_positive > 0:
+        raise ValueError(f"negatives_per_positive must be > 0 or None; got {negatives_per_positive!r}")
+    pos_label = np.unique(y).max()
+    pos = np.flatnonzero(y == pos_label)
+    neg = np.flatnonzero(y != pos_label)
+    k = min(neg.size, int(round(negatives_per_positive * pos.size)))
+    return np.sort(np.concatenate([pos, rng.choice(neg, size=k, replace=False)]))
 
 
 def _scores(model, X):
@@ -182,48 +282,54 @@ def _scores(model, X):
     return np.asarray(model.predict_proba(X), dtype=float)[:, 1]
 
 
-def run_fold(approach, X, y, groups, folds, fold, *, max_train_per_class=None, random_state=None):
-    """Fit an approach on the training sequences of one fold and score the test sequences.
+def run_fold(approach, X, y, groups, folds, fold, *, max_train_per_class=None, negatives_per_positive=None,
+             random_state=None):
+    """Fit an approach on the training sequences of one fold and score every window of the test sequences.
 
     Parameters
     ----------
     approach : estimator
         Anything with ``fit`` and ``decision_function`` (or ``predict_proba``);
-        cloned, so feature selection inside it sees the training fold only.
+        cloned. Its ``random_state`` (if any) is seeded from ``random_state``;
+        its ``fit`` gets the windows' sequence ids as ``groups`` if it accepts them.
     X : array-like of shape (n_windows, n_features)
     y, groups, folds : array-like of shape (n_windows,)
         Labels, sequence ids, and the fold of every window (:func:`sequence_folds`).
     fold : int
         The test fold.
-    max_train_per_class : int or None, default=None
-        Train on a class-balanced subsample of the training windows with at
-        most this many per class (the thesis' answer to the 1:38 imbalance);
-        ``None`` balances by the number of positives.
+    max_train_per_class, negatives_per_positive :
+        The training protocol (:func:`training_windows`).
     random_state : int, RandomState instance or None
 
     Returns
     -------
     result : dict
         ``test_index`` (windows of the test sequences), ``scores`` (their
-        scores), ``train_index`` (the balanced training windows used),
-        ``accuracy`` (:func:`cleavage_accuracy` on the test sequences), and
-        ``model`` (the fitted clone).
+        scores), ``train_index`` (the training windows used), ``accuracy``
+        (:func:`cleavage_accuracy` on the test sequences), ``model`` (the fitted clone).
     """
+    import inspect
+
     X = np.asarray(X)
     y = np.asarray(y)
+    groups = np.asarray(groups)
     folds = np.asarray(folds)
     if fold not in set(np.unique(folds).tolist()):
         raise ValueError(f"fold {fold!r} is not one of the folds {np.unique(folds).tolist()}")
     rng = check_random_state(random_state)
     train_all = np.flatnonzero(folds != fold)
     test = np.flatnonzero(folds == fold)
-    train = train_all[balanced_subsample(y[train_all], max_train_per_class, rng)]
+    train = train_all[training_windows(y[train_all], max_per_class=max_train_per_class,
+                                       negatives_per_positive=negatives_per_positive, random_state=rng)]
     model = clone(approach)
-    seeds = {k: int(rng.randint(np.iinfo(np.int32).max)) for k in sorted(model.get_params()) if k == "random_state" or k.endswith("__random_state")}
-    model.set_params(**seeds)  # every random step of the approach (selector, SVM, MKL) seeded from random_state
-    model.fit(X[train], y[train])
+    if "random_state" in model.get_params(deep=False):
+        model.set_params(random_state=int(rng.randint(np.iinfo(np.int32).max)))
+    if "groups" in inspect.signature(model.fit).parameters:
+        model.fit(X[train], y[train], groups=groups[train])
+    else:
+        model.fit(X[train], y[train])
     scores = _scores(model, X[test])
-    acc = cleavage_accuracy(scores, y[test], np.asarray(groups)[test])
+    acc = cleavage_accuracy(scores, y[test], groups[test])
     return {"test_index": test, "scores": scores, "train_index": train, "accuracy": acc, "model": model}
 
 
@@ -235,8 +341,12 @@ def summarise_accuracy(fold_accuracies):
     return float(a.mean()), float(a.std(ddof=1)) if a.size > 1 else 0.0
 
 
-def cross_validate_cleavage(approach, X, y, groups, *, n_splits=10, max_train_per_class=None, random_state=None):
-    """Sequence-wise ``n_splits``-fold CV of an approach (thesis 5.5, seed 004 table 1).
+def cross_validate_cleavage(approach, X, y, groups, *, n_splits=10, split_groups=None, max_train_per_class=None,
+                            negatives_per_positive=None, random_state=None):
+    """Sequence-wise (or homology-cluster-wise) ``n_splits``-fold CV of an approach.
+
+    ``split_groups`` (default: ``groups``) decides the folds, e.g. the windows'
+    homology clusters (:func:`window_clusters`).
 
     Returns
     -------
@@ -245,229 +355,174 @@ def cross_validate_cleavage(approach, X, y, groups, *, n_splits=10, max_train_pe
         (fold of every window) and ``scores`` (the out-of-fold score of every window).
     """
     rng = check_random_state(random_state)
-    folds = sequence_folds(groups, n_splits=n_splits, random_state=rng.randint(np.iinfo(np.int32).max))
+    folds = sequence_folds(groups if split_groups is None else split_groups, n_splits=n_splits,
+                           random_state=rng.randint(np.iinfo(np.int32).max))
     scores = np.empty(len(y))
     accs = []
     for k in range(n_splits):
-        r = run_fold(approach, X, y, groups, folds, k, max_train_per_class=max_train_per_class, random_state=rng)
+        r = run_fold(approach, X, y, groups, folds, k, max_train_per_class=max_train_per_class,
+                     negatives_per_positive=negatives_per_positive, random_state=rng)
         scores[r["test_index"]] = r["scores"]
         accs.append(r["accuracy"])
     mean, sd = summarise_accuracy(accs)
     return {"fold_accuracy": np.asarray(accs), "mean": mean, "sd": sd, "folds": folds, "scores": scores}
 
 
-class RandSelMKL(ClassifierMixin, BaseEstimator):
-    """randSel's nested feature sets feeding LPBoost-MKL (thesis figure 5.1).
+def representation_matrix(kind, *, scales=None, codes=None, target=None, sf=None, first_target=None):
+    """The input matrix of one representation (:data:`APPROACH_REPRESENTATION`).
 
     Parameters
     ----------
-    selector : estimator, default=None
-        A fitted-on-``fit`` selector exposing ``support_history_`` (nested
-        feature sets, largest first), e.g. :class:`fscompbio.selection.RandSel`.
-        ``None`` means ``RandSel(balanced=True)``.
-    mkl : estimator, default=None
-        An :class:`fscompbio.prediction.LPBoostMKL`; its ``feature_sets`` is set
-        from the selector. ``None`` means the default ``LPBoostMKL()``.
-    max_sets : int or None, default=None
-        Keep at most this many of the nested sets, evenly spaced from the
-        largest to the smallest; ``None`` keeps all.
-    random_state : int, RandomState instance or None, default=None
-        Seeds both the selector and the MKL.
+    kind : {"scales", "sf", "onehot", "codes", "codes_position"}
+    scales : ndarray (n, 648), the scale encoding; sf : ndarray (n, k), the learned features;
+    codes : ndarray (n, 12) of residue codes; target : ndarray (n,), the 1-based target position;
+    first_target : int, default=None
+        The smallest target position (``before + 1``); positions are coded from 0.
+        ``None`` = the smallest ``target`` given.
 
-    Attributes
-    ----------
-    selector_, mkl_ : the fitted clones
-    feature_sets_ : list of ndarray of int
-    classes_ : ndarray of shape (2,)
+    Returns
+    -------
+    ndarray of shape (n, n_columns)
     """
+    from ..sequences import one_hot_windows
 
-    _parameter_constraints: dict = {
-        "selector": [HasMethods(["fit"]), None],
-        "mkl": [HasMethods(["fit", "decision_function"]), None],
-        "max_sets": [Integral, None],
-        "random_state": ["random_state"],
-    }
+    def need(name, value):
+        if value is None:
+            raise ValueError(f"representation {kind!r} needs {name}")
+        return np.asarray(value)
 
-    def __init__(self, *, selector=None, mkl=None, max_sets=None, random_state=None):
-        self.selector = selector
-        self.mkl = mkl
-        self.max_sets = max_sets
-        self.random_state = random_state
-
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
-        """Run the selector, then fit the MKL on its nested feature sets."""
-        from ..prediction import LPBoostMKL
-        from ..selection import RandSel
-
-        X, y = validate_data(self, X, y)
-        rng = check_random_state(self.random_state)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        if y_type != "binary":
-            raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
-        self.classes_ = np.unique(y)
-        seed_sel, seed_mkl = rng.randint(np.iinfo(np.int32).max, size=2)
-        sel = clone(self.selector) if self.selector is not None else RandSel(balanced=True)
-        if "random_state" in sel.get_params():
-            sel.set_params(random_state=int(seed_sel))
-        self.selector_ = sel.fit(X, y)
-        sets = [np.asarray(s, dtype=int) for s in self.selector_.support_history_ if len(s) > 0]
-        if self.max_sets is not None and len(sets) > self.max_sets:
-            if self.max_sets < 1:
-                raise ValueError(f"max_sets must be >= 1 or None; got {self.max_sets!r}")
-            keep = np.unique(np.round(np.linspace(0, len(sets) - 1, self.max_sets)).astype(int))
-            sets = [sets[i] for i in keep]
-        self.feature_sets_ = sets
-        mkl = clone(self.mkl) if self.mkl is not None else LPBoostMKL()
-        mkl.set_params(feature_sets=sets, random_state=int(seed_mkl))
-        self.mkl_ = mkl.fit(X, y)
-        return self
-
-    def decision_function(self, X):
-        """The MKL ensemble's mean margin."""
-        check_is_fitted(self)
-        return self.mkl_.decision_function(X)
-
-    def predict(self, X):
-        """The MKL ensemble's majority vote."""
-        check_is_fitted(self)
-        return self.mkl_.predict(X)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
+    if kind == "scales":
+        return need("scales", scales)
+    if kind == "sf":
+        return need("sf (the sparse-filtering features)", sf)
+    if kind == "onehot":
+        return one_hot_windows(need("codes", codes))
+    if kind == "codes":
+        return need("codes", codes).astype(np.int64)
+    if kind == "codes_position":
+        t = need("target", target).astype(np.int64)
+        t0 = int(t.min()) if first_target is None else int(first_target)
+        return np.column_stack([need("codes", codes).astype(np.int64), t - t0])
+    raise ValueError(f"representation must be one of scales, sf, onehot, codes, codes_position; got {kind!r}")
 
 
-class SelectThenSVM(ClassifierMixin, BaseEstimator):
-    """A feature selector followed by a Gaussian SVM on the selected features.
+def _svm(params, *, class_weight="balanced"):
+    from ..prediction import GaussianSVC
 
-    Parameters
-    ----------
-    selector : estimator, default=None
-        A ``SelectorMixin`` with ``get_support()`` and ``ranking_`` (or
-        ``scores_``); ``None`` selects every feature.
-    svm : estimator, default=None
-        ``None`` means ``SVC(kernel="rbf", C=1.0, gamma="scale")`` (thesis 4.3: C = 1).
-    min_features : int, default=1
-        If the selector keeps fewer features (stability selection can keep
-        none), its top ``min_features`` by ``ranking_`` are used instead.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the selector.
-
-    Attributes
-    ----------
-    selector_, svm_ : the fitted clones
-    support_ : ndarray of int
-        The features the SVM uses.
-    classes_ : ndarray of shape (2,)
-    """
-
-    _parameter_constraints: dict = {
-        "selector": [HasMethods(["fit", "get_support"]), None],
-        "svm": [HasMethods(["fit", "decision_function"]), None],
-        "min_features": [Integral],
-        "random_state": ["random_state"],
-    }
-
-    def __init__(self, *, selector=None, svm=None, min_features=1, random_state=None):
-        self.selector = selector
-        self.svm = svm
-        self.min_features = min_features
-        self.random_state = random_state
-
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
-        """Fit the selector, then the SVM on the selected columns."""
-        X, y = validate_data(self, X, y)
-        rng = check_random_state(self.random_state)
-        self.classes_ = np.unique(y)
-        if self.selector is None:
-            self.selector_ = None
-            support = np.arange(X.shape[1])
-        else:
-            sel = clone(self.selector)
-            if "random_state" in sel.get_params():
-                sel.set_params(random_state=int(rng.randint(np.iinfo(np.int32).max)))
-            self.selector_ = sel.fit(X, y)
-            support = np.flatnonzero(self.selector_.get_support())
-            k = max(1, int(self.min_features))
-            if support.size < k:
-                ranking = getattr(self.selector_, "ranking_", None)
-                if ranking is None:
-                    ranking = np.argsort(np.argsort(-np.asarray(self.selector_.scores_), kind="stable"), kind="stable")
-                support = np.sort(np.argsort(np.asarray(ranking), kind="stable")[:k])
-        self.support_ = support
-        self.svm_ = clone(self.svm) if self.svm is not None else SVC(kernel="rbf", C=1.0, gamma="scale")
-        self.svm_.fit(X[:, support], y)
-        return self
-
-    def decision_function(self, X):
-        """The SVM's decision function on the selected features."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
-        return self.svm_.decision_function(X[:, self.support_])
-
-    def predict(self, X):
-        """The SVM's prediction on the selected features."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
-        return self.svm_.predict(X[:, self.support_])
-
-
-def _svm(params):
-    return SVC(kernel="rbf", C=float(params.get("C", 1.0)), gamma=params.get("gamma", "scale"))
+    p = dict(params or {})
+    return GaussianSVC(
+        C=float(p.get("C", 1.0)),
+        gamma=p.get("gamma", "scale"),
+        class_weight=class_weight,
+        Cs=p.get("Cs"),
+        gamma_multipliers=p.get("gamma_multipliers"),
+        cv=int(p.get("cv", 3)),
+        tune_max_samples=int(p.get("tune_max_samples", 3000)),
+    )
 
 
 def make_approach(name, params=None):
-    """Build one of the five approaches of seed 004 table 1 as a scikit-learn estimator.
+    """Build one row of table P1 as a scikit-learn estimator.
 
     Parameters
     ----------
-    name : {"original", "stability", "rfe", "randsel", "randsel_mkl"}
-        ``original``: Gaussian SVM on the given features (the 648 encoded
-        values); ``stability``: l1-logistic stability selection, then a Gaussian
-        SVM; ``rfe``: Gaussian-kernel SVM-RFE, then a Gaussian SVM; ``randsel``:
-        randSel, then a Gaussian SVM; ``randsel_mkl``: randSel's nested sets
-        and LPBoost-MKL (:class:`RandSelMKL`). The four last ones are meant for
-        the sparse-filtering features.
+    name : str
+        One of :data:`TABLE_ROWS`. ``original``: Gaussian SVM on the 648
+        scale values; ``stability`` / ``rfe`` / ``randsel``: l1-logistic
+        stability selection / Gaussian SVM-RFE / randSel on the sparse-filtering
+        features, then a Gaussian SVM; ``randsel_linear``: randSel with the
+        linear-kernel limit of its Gaussian kernel; ``randsel_mkl``:
+        randSel's nested sets and LPBoost-MKL; ``randsel_mkl_original``: the
+        same on the 648 scale values; ``pwm`` / ``pwm_prior``: a position weight
+        matrix on the residue codes, without / with the window's position;
+        ``onehot_svm``: a Gaussian SVM on the 240 one-hot residue indicators.
+        The input of each is :data:`APPROACH_REPRESENTATION`.
     params : dict, default=None
-        ``svm`` (``C``, ``gamma`` of the SVC; thesis 4.3: C=1), ``selector``
-        (keyword arguments of the selector), ``mkl`` (of LPBoostMKL) and
-        ``max_sets`` (of :class:`RandSelMKL`).
+        ``svm`` (``C``, ``gamma``, and the inner-CV grid ``Cs``,
+        ``gamma_multipliers``, ``cv``, ``tune_max_samples`` of
+        :class:`~fscompbio.prediction.GaussianSVC`), ``stability``, ``rfe``,
+        ``randsel`` (keyword arguments of the selectors), ``rfe_size``
+        (``"validate"`` or ``"support"``), ``mkl`` (of LPBoostMKL), ``max_sets``,
+        ``select_max_per_class`` (windows per class the selectors see),
+        ``pseudocount`` (of the weight matrix).
 
     Returns
     -------
     estimator
     """
-    params = dict(params or {})
-    svm = _svm(params.get("svm", {}))
-    sel_kw = dict(params.get("selector", {}))
-    if name == "original":
-        return SelectThenSVM(svm=svm)
+    from ..prediction import GaussianSVC, PositionWeightMatrix  # noqa: F401  (GaussianSVC via _svm)
+
+    p = dict(params or {})
+    svm = _svm(p.get("svm"))
+    sel_n = p.get("select_max_per_class")
+    if name in ("original", "onehot_svm"):
+        return svm
+    if name in ("pwm", "pwm_prior"):
+        return PositionWeightMatrix(pseudocount=float(p.get("pseudocount", 1.0)))
     if name == "stability":
         from ..selection import StabilitySelection
 
-        return SelectThenSVM(selector=StabilitySelection(**{"learner": "logistic", **sel_kw}), svm=svm)
+        sel = StabilitySelection(**{"learner": "logistic", **dict(p.get("stability", {}))})
+        return SelectThenSVM(selector=sel, svm=svm, select_max_per_class=sel_n)
     if name == "rfe":
         from ..selection import KernelRFE
 
-        return SelectThenSVM(selector=KernelRFE(**sel_kw), svm=svm)
-    if name == "randsel":
+        return SelectThenSVM(selector=KernelRFE(**dict(p.get("rfe", {}))), svm=svm,
+                             size=p.get("rfe_size", "validate"), select_max_per_class=sel_n)
+    if name in ("randsel", "randsel_linear"):
         from ..selection import RandSel
 
-        return SelectThenSVM(selector=RandSel(**{"balanced": True, **sel_kw}), svm=svm)
-    if name == "randsel_mkl":
+        kw = {"balanced": True, **dict(p.get("randsel", {}))}
+        if name == "randsel_linear":
+            kw["width"] = LINEAR_WIDTH_MULTIPLIER
+        return SelectThenSVM(selector=RandSel(**kw), svm=svm, select_max_per_class=sel_n)
+    if name in ("randsel_mkl", "randsel_mkl_original"):
         from ..prediction import LPBoostMKL
         from ..selection import RandSel
 
         return RandSelMKL(
-            selector=RandSel(**{"balanced": True, **sel_kw}),
-            mkl=LPBoostMKL(**params.get("mkl", {})),
-            max_sets=params.get("max_sets"),
+            selector=RandSel(**{"balanced": True, **dict(p.get("randsel", {}))}),
+            mkl=LPBoostMKL(**dict(p.get("mkl", {}))),
+            max_sets=p.get("max_sets"),
+            select_max_per_class=sel_n,
         )
-    raise ValueError(f"approach must be one of {APPROACHES}; got {name!r}")
+    raise ValueError(f"approach must be one of {TABLE_ROWS}; got {name!r}")
+
+
+def learning_curve_fold(estimator, X, y, groups, folds, fold, *, per_class=(250, 500, 1000, 2000),
+                        negatives_per_positive=(2, 5, 10), random_state=None):
+    """Cleavage accuracy of one fold against the number of training windows (figure 5.5).
+
+    Balanced training sets of ``per_class`` windows of each class (capped at
+    the number of training positives; the largest is all positives), then all
+    positives with ``r`` times as many negatives for each ``r`` in
+    ``negatives_per_positive``. Every training set is drawn from the fold's
+    training sequences; the test windows are all windows of the test sequences.
+
+    Returns
+    -------
+    rows : list of dict
+        ``protocol`` ("balanced" or "ratio"), ``n_positive``, ``n_negative``,
+        ``n_train``, ``accuracy``, ``seconds`` (fit and scoring).
+    """
+    import time
+
+    rng = check_random_state(random_state)
+    y = np.asarray(y)
+    folds = np.asarray(folds)
+    n_pos = int(np.sum(y[folds != fold] == y.max()))
+    sizes = sorted({min(int(k), n_pos) for k in per_class} | {n_pos})
+    plans = [("balanced", {"max_train_per_class": k}) for k in sizes]
+    plans += [("ratio", {"negatives_per_positive": float(r)}) for r in negatives_per_positive]
+    rows = []
+    for protocol, kw in plans:
+        start = time.perf_counter()
+        r = run_fold(estimator, X, y, groups, folds, fold, random_state=int(rng.randint(np.iinfo(np.int32).max)), **kw)
+        n_p = int(np.sum(y[r["train_index"]] == y.max()))
+        rows.append({"protocol": protocol, "n_positive": n_p, "n_negative": int(r["train_index"].size - n_p),
+                     "n_train": int(r["train_index"].size), "accuracy": float(r["accuracy"]),
+                     "seconds": time.perf_counter() - start, **kw})
+    return rows
 
 
 def label_correlations(X, y):

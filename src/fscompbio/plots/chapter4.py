@@ -56,21 +56,25 @@ def plot_contributions_per_iteration(contributions, relevant, *, title="", mean_
         ax.plot(surv, np.asarray(mean_alignment), "o-", color=PALETTE[0])
         ax.set_xscale("log")
         ax.invert_xaxis()
-        ax.set_xlabel("surviving features")
-        ax.set_ylabel("mean alignment of the subsets")
-        ax.set_title("Mean alignment of the subsets per iteration")
+        ax.set_xlabel("surviving features (log scale)")
+        ax.set_ylabel("mean HSIC1 alignment of the subsets")
+        ax.set_title("The alignment rises as noise is culled")
     fig.tight_layout()
     return fig
 
 
-def plot_expected_contributions(contributions, relevant, *, title=""):
-    """Seed 004 figure 1: the expected contribution of every feature in one pass (relevant in red).
+def plot_expected_contributions(contributions, relevant, *, title="", se=None):
+    """Figure 1 of "Principled Non-Linear Feature Selection": every feature's expected contribution in
+    one randSel pass without culling (relevant in red).
 
     Parameters
     ----------
     contributions : ndarray of shape (n_features,)
     relevant : array-like of int
     title : str
+    se : ndarray of shape (n_features,) or None
+        Standard errors: when given, 2 se bars are drawn on the relevant features and a dashed line
+        marks the largest irrelevant contribution.
     """
     apply_style()
     c = np.asarray(contributions, dtype=float)
@@ -80,6 +84,10 @@ def plot_expected_contributions(contributions, relevant, *, title=""):
     idx = np.arange(c.size)
     ax.vlines(idx[~rel], 0, c[~rel], color=_GREY, lw=1)
     ax.vlines(idx[rel], 0, c[rel], color=RELEVANT, lw=2.2, label="relevant")
+    if se is not None:
+        se = np.asarray(se, dtype=float)
+        ax.errorbar(idx[rel], c[rel], yerr=2 * se[rel], fmt="none", ecolor=RELEVANT, capsize=3, lw=1)
+        ax.axhline(c[~rel].max(), color=_GREY, lw=0.8, ls="--", label="largest irrelevant")
     ax.axhline(0.0, color="black", lw=0.6)
     ax.set_xlabel("feature index")
     ax.set_ylabel("expected contribution $\\hat c_j$")

@@ -1,4 +1,6 @@
-"""Predictors: LPBoost (linear program, cvxpy), LPBoost multiple kernel learning, Nadaraya-Watson regression."""
+"""Predictors: LPBoost (linear program, cvxpy), LPBoost multiple kernel learning, Nadaraya-Watson regression,
+a Gaussian SVM for large imbalanced window sets, a position weight matrix, selector-then-predictor pipelines
+and the saved cleavage-site model."""
 
 from .._lazy import lazy_exports
 
@@ -6,6 +8,11 @@ _EXPORTS = {
     "LPBoost": "._lpboost",
     "LPBoostMKL": "._mkl",
     "NadarayaWatsonRegressor": "._nadaraya_watson",
+    "GaussianSVC": "._svm",
+    "PositionWeightMatrix": "._pwm",
+    "SelectThenSVM": "._pipelines",
+    "RandSelMKL": "._pipelines",
+    "CleavageSiteModel": "._cleavage_model",
 }
 __all__ = list(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -17,6 +17,7 @@ _EXPORTS = {
     "FoHSIC": "._hsic",
     "BaHSIC": "._hsic",
     "RandSel": "._randsel",
+    "expected_contributions": "._randsel",
     "AnticorrelationWeighting": "._anticorrelation",
     # regression (Sun, Yao & Goodison 2015) and its peer HSIC Lasso (optional pyHSICLasso)
     "LocalLearningRegression": "._local_learning",

@@ -38,6 +38,7 @@ __all__ = [
     "batched_alignment",
     "batched_hsic",
     "batched_unbiased_alignment",
+    "batched_alignments_f32",
     "pairs_to_square",
 ]
 
@@ -297,3 +298,48 @@ def median_sq_distance(d2_pairs):
     """Median of the positive squared pair distances (1.0 if none)."""
     v = d2_pairs[d2_pairs > 0]
     return float(np.median(v)) if v.size else 1.0
+
+
+def batched_alignments_f32(K, target, estimator="unbiased"):
+    """Centred (``"biased"``) or HSIC1 (``"unbiased"``) alignments of a float32 stack of kernels.
+
+    The same quantities as :func:`batched_alignment` and
+    :func:`batched_unbiased_alignment`, with the three sums over pairs (a dot
+    product with the target's weights, the sum of squares and the row sums)
+    taken in float32 and the rest in float64: half the memory traffic, and no
+    float64 copy of the stack. Each sum has a relative rounding error of order
+    ``1e-7 sqrt(P)``, far below the sampling noise of an alignment on ``m``
+    points.
+
+    Parameters
+    ----------
+    K : ndarray of shape (P, B), float32
+        Upper-triangle entries of ``B`` symmetric kernels with unit diagonal.
+    target : CenteredTarget
+    estimator : {"biased", "unbiased"}
+    """
+    lay = target.layout
+    m = lay.m
+    if not hasattr(target, "_f32"):
+        target._f32 = (
+            lay.incidence.astype(np.float32),
+            np.ascontiguousarray(target.lc_pairs, dtype=np.float32),
+            np.ascontiguousarray(target.w1_pairs, dtype=np.float32),
+        )
+    inc, lc, w1 = target._f32
+    k1 = np.asarray(inc @ K, dtype=np.float64)  # (m, B) row sums without the diagonal
+    ssq = np.einsum("pb,pb->b", K, K).astype(np.float64)
+    if estimator == "biased":
+        num = target.lc_trace + 2.0 * (K.T @ lc).astype(np.float64)
+        row = 1.0 + k1
+        total = row.sum(axis=0)
+        kc_sq = m + 2.0 * ssq - (2.0 / m) * np.einsum("ab,ab->b", row, row) + total**2 / m**2
+        np.maximum(kc_sq, 0.0, out=kc_sq)  # clip round-off: a squared norm
+        denom = np.sqrt(kc_sq) * target.lc_norm
+    else:
+        num = 2.0 * (K.T @ w1).astype(np.float64)
+        s_k = k1.sum(axis=0)
+        kk = 2.0 * ssq + s_k**2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)
+        denom = np.sqrt(np.maximum(kk, 0.0) * max(target.ll1, 0.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)

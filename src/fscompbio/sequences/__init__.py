@@ -3,16 +3,22 @@
 >>> from fscompbio.sequences import read_signal_peptides, cleavage_windows, encode_windows
 """
 
-from ._encoding import encode_windows, encoding_feature_names, load_aa_scales
+from ._encoding import encode_windows, encoding_feature_names, load_aa_scales, one_hot_windows, residue_codes
 from ._fasta import STANDARD_RESIDUES, read_signal_peptides
-from ._windows import cleavage_windows, window_positions
+from ._homology import homology_clusters, prefix_identity
+from ._windows import candidate_windows, cleavage_windows, window_positions
 
 __all__ = [
     "STANDARD_RESIDUES",
     "read_signal_peptides",
     "cleavage_windows",
     "window_positions",
+    "candidate_windows",
     "load_aa_scales",
     "encode_windows",
     "encoding_feature_names",
+    "residue_codes",
+    "one_hot_windows",
+    "prefix_identity",
+    "homology_clusters",
 ]

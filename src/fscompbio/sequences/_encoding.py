@@ -11,7 +11,7 @@ import pandas as pd
 from ._fasta import STANDARD_RESIDUES
 from ._windows import window_positions
 
-__all__ = ["load_aa_scales", "encode_windows", "encoding_feature_names"]
+__all__ = ["load_aa_scales", "encode_windows", "encoding_feature_names", "residue_codes", "one_hot_windows"]
 
 _META_COLUMNS = ("scale_id", "name", "reference", "source")
 
@@ -163,3 +163,80 @@ def encoding_feature_names(scales=None, *, before=9, after=2):
     if scales is None or isinstance(scales, (str, Path)):
         scales = load_aa_scales(scales)
     return [f"{p}:{s}" for p in window_positions(before=before, after=after) for s in scales.index]
+
+
+def residue_codes(windows):
+    """Index of every residue of every window in :data:`STANDARD_RESIDUES` (0..19).
+
+    Parameters
+    ----------
+    windows : pandas.DataFrame or sequence of str
+        Equal-length windows of standard residues (as for :func:`encode_windows`).
+
+    Returns
+    -------
+    codes : ndarray of shape (n_windows, window_length), dtype int8
+
+    Raises
+    ------
+    ValueError
+        If windows differ in length or hold a non-standard residue (the window
+        and position are named).
+
+    Examples
+    --------
+    >>> residue_codes(["ARN", "VVA"]).tolist()
+    [[0, 1, 2], [19, 19, 0]]
+    """
+    arr = _as_window_array(windows)
+    if arr.size == 0:
+        return np.empty((0, 0), dtype=np.int8)
+    lengths = np.char.str_len(arr)
+    if np.any(lengths != lengths[0]):
+        i = int(np.flatnonzero(lengths != lengths[0])[0])
+        raise ValueError(
+            f"window {i} ({str(arr[i])!r}) has length {int(lengths[i])}; expected {int(lengths[0])} like window 0"
+        )
+    width = int(lengths[0])
+    lookup = np.full(256, -1, dtype=np.int8)
+    lookup[np.frombuffer(STANDARD_RESIDUES.encode("ascii"), dtype=np.uint8)] = np.arange(20, dtype=np.int8)
+    raw = np.frombuffer(np.char.encode(arr, "ascii").astype(f"S{width}").tobytes(), dtype=np.uint8)
+    codes = lookup[raw].reshape(len(arr), width)
+    bad = codes < 0
+    if bad.any():
+        i, p = np.argwhere(bad)[0]
+        raise ValueError(f"window {i} ({str(arr[i])!r}) has non-standard residue {str(arr[i][p])!r} at position {p}")
+    return codes
+
+
+def one_hot_windows(codes, n_levels=20):
+    """One-hot (indicator) encoding of residue codes: ``n_levels`` columns per position.
+
+    Parameters
+    ----------
+    codes : array-like of int, shape (n_windows, window_length)
+        E.g. :func:`residue_codes`.
+    n_levels : int, default=20
+
+    Returns
+    -------
+    X : ndarray of shape (n_windows, window_length * n_levels), dtype float32
+        Column ``p * n_levels + a`` is 1 when residue ``p`` is ``a`` (position-major,
+        like :func:`encode_windows`). For 12-residue windows, 240 columns. The
+        54-scale encoding is a linear map of this one (each scale value is a
+        function of the residue), so its rank is at most 240.
+
+    Examples
+    --------
+    >>> one_hot_windows([[0, 2]], n_levels=3).tolist()
+    [[1.0, 0.0, 0.0, 0.0, 0.0, 1.0]]
+    """
+    codes = np.asarray(codes)
+    if codes.ndim != 2:
+        raise ValueError(f"codes must be 2-D (n_windows, window_length); got shape {codes.shape}")
+    if codes.size and (codes.min() < 0 or codes.max() >= n_levels):
+        raise ValueError(f"codes must lie in [0, {n_levels}); got values in [{codes.min()}, {codes.max()}]")
+    n, width = codes.shape
+    X = np.zeros((n, width * n_levels), dtype=np.float32)
+    X[np.repeat(np.arange(n), width), (np.arange(width) * n_levels + codes).ravel()] = 1.0
+    return X

@@ -8,7 +8,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-__all__ = ["cleavage_windows", "window_positions"]
+__all__ = ["cleavage_windows", "window_positions", "candidate_windows"]
 
 logger = logging.getLogger("fscompbio.sequences")
 
@@ -143,3 +143,70 @@ def cleavage_windows(records, *, prefix=50, before=9, after=2):
     )
     windows.attrs["counts"] = counts
     return windows
+
+
+def candidate_windows(sequences, *, prefix=50, before=9, after=2):
+    """Every candidate cleavage window of unlabelled sequences (for prediction).
+
+    Parameters
+    ----------
+    sequences : mapping of str -> str, or sequence of (accession, sequence) pairs
+        Protein sequences (upper or lower case), e.g. read from a FASTA file.
+    prefix, before, after : int, default=50, 9, 2
+        As in :func:`cleavage_windows`: only the first ``prefix`` residues are
+        used; a window is ``before`` residues, the target, ``after`` residues.
+
+    Returns
+    -------
+    windows : pandas.DataFrame
+        ``accession``, ``target`` (1-based position of the window's target,
+        the first residue of the mature protein if the site is there) and
+        ``window``; targets ``before + 1 .. min(len, prefix) - after`` of each
+        sequence, in input order.
+
+    Raises
+    ------
+    ValueError
+        Naming the accession: a sequence shorter than one window
+        (``before + 1 + after`` residues), or a residue outside the 20
+        standard amino acids within the first ``prefix`` residues (its letter
+        and 1-based position are given).
+
+    Examples
+    --------
+    >>> w = candidate_windows({"P1": "MKLLAVLALAGAQA"}, before=9, after=2)
+    >>> w["target"].tolist(), w["window"].iloc[0]
+    ([10, 11, 12], 'MKLLAVLALAGA')
+    """
+    from ._fasta import STANDARD_RESIDUES
+
+    prefix = _check_int("prefix", prefix, 1)
+    before = _check_int("before", before, 0)
+    after = _check_int("after", after, 0)
+    width = before + 1 + after
+    if width > prefix:
+        raise ValueError(f"window length before + 1 + after = {width} exceeds prefix = {prefix}")
+    items = list(sequences.items()) if hasattr(sequences, "items") else list(sequences)
+    if not items:
+        raise ValueError("no sequences given")
+    standard = set(STANDARD_RESIDUES)
+    acc, tgt, win = [], [], []
+    for accession, sequence in items:
+        head = str(sequence).upper()[:prefix]
+        if len(head) < width:
+            raise ValueError(
+                f"sequence {accession!r} has {len(head)} residues, fewer than one window of {width} "
+                f"({before} before the cleavage site, the site, {after} after)"
+            )
+        odd = [(i + 1, a) for i, a in enumerate(head) if a not in standard]
+        if odd:
+            pos, letter = odd[0]
+            raise ValueError(
+                f"sequence {accession!r} has non-standard residue {letter!r} at position {pos} (within the "
+                f"first {prefix} residues used; only the 20 standard amino acids {STANDARD_RESIDUES} can be encoded)"
+            )
+        for t in range(before + 1, len(head) - after + 1):
+            acc.append(accession)
+            tgt.append(t)
+            win.append(head[t - 1 - before : t + after])
+    return pd.DataFrame({"accession": acc, "target": np.asarray(tgt, dtype=np.int64), "window": win})

@@ -1,4 +1,4 @@
-"""Thesis figure 5.1 stand-in: the workflow's own rule graph (snakemake --rulegraph, rendered by graphviz)."""
+"""The workflow's own rule graph (snakemake --rulegraph, rendered by graphviz at page width)."""
 
 import logging
 import subprocess
@@ -12,7 +12,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 import yaml  # noqa: E402
 
 from fscompbio.io import atomic_path  # noqa: E402
-from fscompbio.plots.chapter5 import render_dot  # noqa: E402
+from fscompbio.plots.chapter5 import readable_dot, render_dot  # noqa: E402
 
 with tempfile.TemporaryDirectory() as tmp:
     # an empty working directory: every rule of the workflow appears, and no lock or result is touched
@@ -24,6 +24,6 @@ with tempfile.TemporaryDirectory() as tmp:
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
     logging.info("snakemake stderr:\n%s", done.stderr)
     done.check_returncode()
-png = render_dot(done.stdout)
+png = render_dot(readable_dot(done.stdout))
 with atomic_path(snakemake.output[0]) as path:
     path.write_bytes(png)

@@ -1,0 +1,32 @@
+"""Chapter 5, figure 5.5: cleavage accuracy against the number of training windows, one representation, one fold."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+
+import numpy as np  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+from fscompbio.evaluation._cleavage import learning_curve_fold, representation_matrix, sequence_folds  # noqa: E402
+from fscompbio.io import write_json  # noqa: E402
+from fscompbio.prediction import GaussianSVC  # noqa: E402
+
+p = snakemake.params
+fold = int(snakemake.wildcards.fold)
+rep = snakemake.wildcards.representation
+enc = np.load(snakemake.input.encoded)
+sf = np.load(snakemake.input.sf)["X"] if rep == "sf" else None
+X = representation_matrix(rep, scales=enc["X"], codes=enc["codes"], sf=sf)
+y, groups = enc["y"], enc["groups"]
+folds = sequence_folds(groups, n_splits=p.n_folds, random_state=p.folds_seed)
+svm = GaussianSVC(C=p.C, gamma=p.gamma, class_weight="balanced")  # fixed C and gamma: only the data size varies
+with threadpool_limits(limits=snakemake.threads, user_api="blas"):
+    rows = learning_curve_fold(svm, X, y, groups, folds, fold, per_class=p.per_class,
+                               negatives_per_positive=p.negatives_per_positive, random_state=p.seed)
+for r in rows:
+    logging.info("%s fold %d: %s", rep, fold, r)
+timing = [r.pop("seconds") for r in rows]
+write_json({"representation": rep, "fold": fold, "n_features": int(X.shape[1]), "rows": rows}, snakemake.output.json)
+write_json({"seconds": timing}, snakemake.output.timing)
