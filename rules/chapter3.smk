@@ -1,53 +1,55 @@
-# Chapter 3: linear rankings + {nested CV, greedy KTA} on the six synthetic sets (figures 3.3-3.8,
-# table 3.2) and the consistency toy (figures 2.2-2.4). One job per (dataset, method, model selection,
-# outer fold) writes a small JSON; per-dataset summaries feed the panel figures.
-# The per-fold script is method-agnostic (fscompbio.evaluation.make_selector): chapter 4 can reuse it.
+# Chapter 3: linear rankings + {nested CV, greedy KTA} on any data set by name (figures 3.3-3.8 on the
+# six synthetic sets, 3.9-3.13 on the real tasks, "chapter3_<name>" on yours; table 3.2) and the
+# consistency toy (figures 2.2-2.4). One job per (dataset, method, outer fold) fits the selector once,
+# runs every model selection on that fit (nested CV, KTA) and writes a
+# small JSON and its wall-clock timing apart; per-dataset summaries feed the panel figures.
+# The per-fold script is method-agnostic (fscompbio.evaluation.make_selector): chapter 4 reuses it.
 
 
 validate(config["chapter3"], schema="../schemas/chapter3.schema.yaml")
 
 CH3 = config["chapter3"]
-CH3_FIGURES = {
-    "fake_class": "fig3_3",
-    "linear_zhang_feature_noise": "fig3_4",
-    "linear_zhang_sample_noise": "fig3_5",
-    "linear_weston": "fig3_6",
-    "nonlinear_weston": "fig3_7",
-    "xor": "fig3_8",
-}
-CH3_MSEL = ["cv", "kta"]
+check_dataset_names("chapter3", CH3["datasets"])
 
 
 wildcard_constraints:
     ch3_method="|".join(CH3["methods"]),
-    ch3_msel="cv|kta",
-    ch3_fold="[0-9]+",
-
-
-CH3_FOLD_JSON = "results/chapter3/folds/{dataset}/{method}/{msel}/fold{fold}.json"
+    ch3_first="[0-9]+",
+    ch3_last="[0-9]+",
 
 
 rule ch3_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        "results/chapter3/folds/{dataset}/{ch3_method}/{ch3_msel}/fold{ch3_fold}.json",
+        json="results/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.json",
+        timing="results/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.timing.json",
     log:
-        "logs/chapter3/folds/{dataset}/{ch3_method}/{ch3_msel}/fold{ch3_fold}.log",
+        "logs/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.log",
+    benchmark:
+        "benchmarks/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.tsv"
     params:
         method=lambda wc: wc.ch3_method,
-        selector=lambda wc: CH3["selectors"].get(wc.ch3_method, {}),
-        model_selection=lambda wc: wc.ch3_msel,
-        fold=lambda wc: int(wc.ch3_fold),
+        selector=lambda wc: selector_params("chapter3", wc.ch3_method, wc.dataset),
+        # every applicable model selection reads the same selector fit (a paired comparison)
+        model_selection=lambda wc: model_selections_for(wc.ch3_method, CH3["model_selection"]),
+        folds=lambda wc: list(range(int(wc.ch3_first), int(wc.ch3_last) + 1)),
         outer_folds=CH3["outer_folds"],
         svm_C=CH3["svm_C"],
         widths=CH3["widths"],
         kta=CH3["kta"],
         cv=CH3["cv"],
-        # folds shared by all methods; the selector's seed shared by CV and KTA (paired comparison)
+        # folds shared by all methods
         folds_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, "outer"),
-        seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, wc.ch3_fold),
-        inner_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, wc.ch3_fold, "inner"),
+        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
+        seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, str(f))
+            for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
+        ],
+        inner_seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, str(f), "inner")
+            for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
+        ],
     conda:
         "../envs/selection.yaml"
     script:
@@ -56,13 +58,7 @@ rule ch3_fold:
 
 rule ch3_summary:
     input:
-        lambda wc: expand(
-            CH3_FOLD_JSON,
-            dataset=wc.dataset,
-            method=CH3["methods"],
-            msel=CH3_MSEL,
-            fold=range(CH3["outer_folds"]),
-        ),
+        lambda wc: fold_files("chapter3", "chapter3", wc.dataset),
     output:
         "results/chapter3/summary/{dataset}.csv",
     log:
@@ -75,8 +71,9 @@ rule ch3_summary:
         "../scripts/ch3_summary.py"
 
 
-# one panel figure per data set (fig3_3 .. fig3_8), each with its own caption
-for _dataset, _fig in CH3_FIGURES.items():
+# one panel figure per data set (fig3_3 .. fig3_13, chapter3_<name>), each with its own caption
+for _dataset in CH3["datasets"]:
+    _fig = panel_id("chapter3", _dataset)
 
     rule:
         name:
@@ -84,12 +81,14 @@ for _dataset, _fig in CH3_FIGURES.items():
         input:
             f"results/chapter3/summary/{_dataset}.csv",
         output:
-            report(figure(_fig), caption=f"../report/{_fig}.rst", category="Chapter 3"),
+            report(figure(_fig), caption=panel_caption("chapter3", _dataset), category="Chapter 3"),
         log:
             f"logs/chapter3/{_fig}.log",
         params:
             dataset=_dataset,
             methods=CH3["methods"],
+            model_selection=CH3["model_selection"],
+            sizes=run_sizes("chapter3", _dataset),
         conda:
             "../envs/figures.yaml"
         script:
@@ -98,13 +97,12 @@ for _dataset, _fig in CH3_FIGURES.items():
 
 rule ch3_table3_2:
     input:
-        expand(
-            CH3_FOLD_JSON,
-            dataset=CH3["datasets"],
-            method=CH3["methods"],
-            msel=CH3_MSEL,
-            fold=range(CH3["outer_folds"]),
-        ),
+        # wall-clock timings of the synthetic sets (the thesis' table 3.2), or of every set if none
+        [
+            t
+            for d in ([d for d in CH3["datasets"] if d in _REGISTRY] or CH3["datasets"])
+            for t in fold_files("chapter3", "chapter3", d, suffix="timing.json")
+        ],
     output:
         csv=report("figures/table3_2.csv", caption="../report/table3_2.rst", category="Chapter 3"),
         md="figures/table3_2.md",
@@ -112,6 +110,7 @@ rule ch3_table3_2:
         "logs/chapter3/table3_2.log",
     params:
         methods=[m for m in CH3["methods"] if m != "random"],
+        sizes=run_sizes("chapter3"),
     conda:
         "../envs/figures.yaml"
     script:
@@ -136,6 +135,6 @@ rule ch3_consistency_toy:
 
 
 FINAL_OUTPUTS.extend(
-    [figure(CH3_FIGURES[d]) for d in CH3["datasets"]]
+    [figure(panel_id("chapter3", d)) for d in CH3["datasets"]]
     + ["figures/table3_2.csv", "figures/table3_2.md", figure("fig2_2"), figure("fig2_3"), figure("fig2_4")]
 )

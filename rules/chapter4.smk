@@ -1,42 +1,38 @@
 # Chapter 4: non-linear selection (randSel, Gaussian SVM-RFE, FoHSIC, BaHSIC) with the chapter-3 protocol
-# on the six synthetic sets (figures 4.4-4.9; the per-fold, summary and panel scripts of chapter 3 are
-# reused as they are), randSel's contributions per iteration (figure 4.3) and seed 004's figure 1.
+# on any data set by name (figures 4.4-4.9 on the six synthetic sets, 4.10-4.14 on the real tasks,
+# "chapter4_<name>" on yours; the per-fold, summary and panel scripts of chapter 3 are reused as they
+# are), with nested CV, greedy KTA and randSel's own selected set (thesis 4.2.4) as model selections;
+# randSel's contributions per iteration (figure 4.3) and seed 004's figure 1.
 
 
 validate(config["chapter4"], schema="../schemas/chapter4.schema.yaml")
 
 CH4 = config["chapter4"]
-CH4_FIGURES = {
-    "fake_class": "fig4_4",
-    "linear_zhang_feature_noise": "fig4_5",
-    "linear_zhang_sample_noise": "fig4_6",
-    "linear_weston": "fig4_7",
-    "nonlinear_weston": "fig4_8",
-    "xor": "fig4_9",
-}
+check_dataset_names("chapter4", CH4["datasets"])
 
 
 wildcard_constraints:
     ch4_method="|".join(CH4["methods"]),
-    ch4_msel="cv|kta",
-    ch4_fold="[0-9]+",
-
-
-CH4_FOLD_JSON = "results/chapter4/folds/{dataset}/{method}/{msel}/fold{fold}.json"
+    ch4_first="[0-9]+",
+    ch4_last="[0-9]+",
 
 
 rule ch4_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        "results/chapter4/folds/{dataset}/{ch4_method}/{ch4_msel}/fold{ch4_fold}.json",
+        json="results/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.json",
+        timing="results/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.timing.json",
     log:
-        "logs/chapter4/folds/{dataset}/{ch4_method}/{ch4_msel}/fold{ch4_fold}.log",
+        "logs/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.log",
+    benchmark:
+        "benchmarks/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.tsv"
     params:
         method=lambda wc: wc.ch4_method,
-        selector=lambda wc: CH4["selectors"].get(wc.ch4_method, {}),
-        model_selection=lambda wc: wc.ch4_msel,
-        fold=lambda wc: int(wc.ch4_fold),
+        selector=lambda wc: selector_params("chapter4", wc.ch4_method, wc.dataset),
+        # every applicable model selection reads the same selector fit (a paired comparison)
+        model_selection=lambda wc: model_selections_for(wc.ch4_method, CH4["model_selection"]),
+        folds=lambda wc: list(range(int(wc.ch4_first), int(wc.ch4_last) + 1)),
         outer_folds=CH4["outer_folds"],
         svm_C=CH4["svm_C"],
         widths=CH4["widths"],
@@ -44,8 +40,15 @@ rule ch4_fold:
         cv=CH4["cv"],
         # the same outer folds as chapter 3 (same data set, same seed keys), so the chapters compare
         folds_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, "outer"),
-        seed=lambda wc: derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, wc.ch4_fold),
-        inner_seed=lambda wc: derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, wc.ch4_fold, "inner"),
+        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
+        seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, str(f))
+            for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
+        ],
+        inner_seeds=lambda wc: [
+            derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, str(f), "inner")
+            for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
+        ],
     conda:
         "../envs/selection.yaml"
     script:
@@ -54,13 +57,7 @@ rule ch4_fold:
 
 rule ch4_summary:
     input:
-        lambda wc: expand(
-            CH4_FOLD_JSON,
-            dataset=wc.dataset,
-            method=CH4["methods"],
-            msel=CH4["model_selection"],
-            fold=range(CH4["outer_folds"]),
-        ),
+        lambda wc: fold_files("chapter4", "chapter4", wc.dataset),
     output:
         "results/chapter4/summary/{dataset}.csv",
     log:
@@ -73,8 +70,9 @@ rule ch4_summary:
         "../scripts/ch3_summary.py"
 
 
-# one panel figure per data set (fig4_4 .. fig4_9), each with its own caption
-for _dataset, _fig in CH4_FIGURES.items():
+# one panel figure per data set (fig4_4 .. fig4_14, chapter4_<name>), each with its own caption
+for _dataset in CH4["datasets"]:
+    _fig = panel_id("chapter4", _dataset)
 
     rule:
         name:
@@ -82,12 +80,14 @@ for _dataset, _fig in CH4_FIGURES.items():
         input:
             f"results/chapter4/summary/{_dataset}.csv",
         output:
-            report(figure(_fig), caption=f"../report/{_fig}.rst", category="Chapter 4"),
+            report(figure(_fig), caption=panel_caption("chapter4", _dataset), category="Chapter 4"),
         log:
             f"logs/chapter4/{_fig}.log",
         params:
             dataset=_dataset,
             methods=CH4["methods"],
+            model_selection=CH4["model_selection"],
+            sizes=run_sizes("chapter4", _dataset),
         conda:
             "../envs/figures.yaml"
         script:
@@ -154,4 +154,4 @@ rule ch4_figP_1:
         "../scripts/ch4_figP_1.py"
 
 
-FINAL_OUTPUTS.extend([figure(CH4_FIGURES[d]) for d in CH4["datasets"]] + [figure("fig4_3"), figure("figP_1")])
+FINAL_OUTPUTS.extend([figure(panel_id("chapter4", d)) for d in CH4["datasets"]] + [figure("fig4_3"), figure("figP_1")])

@@ -19,6 +19,7 @@ CH5_TABLE_ROWS = [
     "pwm",
     "pwm_prior",
     "onehot_svm",
+    "original_combined",
 ]
 CH5_SF_APPROACHES = ["stability", "rfe", "randsel", "randsel_linear", "randsel_mkl"]
 # first target position of a window (1-based): the position prior codes positions from here
@@ -68,6 +69,7 @@ CH5_APPROACH_PARAMS = {
         "max_sets",
         "select_max_per_class",
         "pseudocount",
+        "combination",
     ]
 }
 

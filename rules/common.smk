@@ -62,3 +62,114 @@ def dataset_source(wildcards):
 
 
 SYNTHETIC = config["datasets"]["synthetic"]
+
+
+# --------------------------------------------------------------------------
+# chapters 3 and 4: any data set by name, the study's figure ids where the study has them
+# --------------------------------------------------------------------------
+from fscompbio.datasets import DATASETS as _REGISTRY
+from fscompbio.evaluation import model_selections_for
+
+
+def check_dataset_names(section, names):
+    """Every data set of a chapter is a synthetic registry name or a datasets.csv entry."""
+    known = set(_REGISTRY) | set(config["datasets"]["csv"])
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(
+            f"config key {section}.datasets: unknown data set(s) {unknown}; use a synthetic name "
+            f"({sorted(_REGISTRY)}) or add the CSV under datasets.csv (path, label_column, positive_label)"
+        )
+
+
+#: the study's figure ids of the chapter-3/4 panels; any other data set (yours) gets "<chapter>_<name>"
+STUDY_PANELS = {
+    "chapter3": {
+        "fake_class": "fig3_3",
+        "linear_zhang_feature_noise": "fig3_4",
+        "linear_zhang_sample_noise": "fig3_5",
+        "linear_weston": "fig3_6",
+        "nonlinear_weston": "fig3_7",
+        "xor": "fig3_8",
+        "tb_serum_metabolomics": "fig3_9",
+        "allaml": "fig3_10",
+        "prostate_ge": "fig3_11",
+        "colon": "fig3_12",
+        "tb_blood_gambia": "fig3_13",
+    },
+    "chapter4": {
+        "fake_class": "fig4_4",
+        "linear_zhang_feature_noise": "fig4_5",
+        "linear_zhang_sample_noise": "fig4_6",
+        "linear_weston": "fig4_7",
+        "nonlinear_weston": "fig4_8",
+        "xor": "fig4_9",
+        "tb_serum_metabolomics": "fig4_10",
+        "allaml": "fig4_11",
+        "prostate_ge": "fig4_12",
+        "colon": "fig4_13",
+        "tb_blood_gambia": "fig4_14",
+    },
+}
+
+
+def panel_id(chapter, dataset):
+    """The figure id of a chapter's panel figure for one data set."""
+    return STUDY_PANELS[chapter].get(dataset, f"{chapter}_{dataset}")
+
+
+def panel_caption(chapter, dataset):
+    """The caption file: the study figure's own, or the generic one for your data sets."""
+    fig = panel_id(chapter, dataset)
+    own = os.path.join(workflow.basedir, "report", f"{fig}.rst")
+    return f"../report/{fig}.rst" if os.path.exists(own) else f"../report/{chapter}_dataset.rst"
+
+
+def fold_groups(section, dataset):
+    """(first, last) outer fold of each fold job: folds_per_job consecutive folds per job."""
+    n, k = folds_run(section, dataset), config[section]["folds_per_job"]
+    return [(a, min(a + k, n) - 1) for a in range(0, n, k)]
+
+
+def fold_files(section, chapter, dataset, suffix="json"):
+    """Every fold-job output of one data set: per method and group of outer folds (all model selections inside)."""
+    cfg = config[section]
+    return [
+        f"results/{chapter}/folds/{dataset}/{m}/folds{a}-{b}.{suffix}"
+        for m in cfg["methods"]
+        for a, b in fold_groups(section, dataset)
+    ]
+
+
+def folds_run(section, dataset):
+    """How many of the outer folds are evaluated (the first ones): folds_run, or the data set's own
+    dataset_folds_run (null = all)."""
+    cfg = config[section]
+    k = cfg["dataset_folds_run"].get(dataset, cfg["folds_run"])
+    return cfg["outer_folds"] if k is None else min(k, cfg["outer_folds"])
+
+
+def run_sizes(section, dataset=None):
+    """One line stating the config and the sizes used, printed under the panel figures."""
+    cfg = config[section]
+    params = {m: selector_params(section, m, dataset) for m in cfg["methods"]}
+    sel = "; ".join(
+        f"{m} {', '.join(f'{k}={v}' for k, v in sorted(params[m].items()))}".strip()
+        for m in cfg["methods"]
+        if params[m]
+    )
+    n_run = folds_run(section, dataset)
+    outer = f"{cfg['outer_folds']} outer folds" + (f" (the first {n_run} run)" if n_run < cfg["outer_folds"] else "")
+    inner = f", nested CV with {cfg['cv']['inner_folds']} inner folds" if "cv" in cfg["model_selection"] else ""
+    if "kta" in cfg["model_selection"] and cfg["kta"]["max_sizes"] is not None:
+        inner += f", KTA on <= {cfg['kta']['max_sizes']} prefix sizes"
+    return (
+        f"{config['config_name']} config: {outer}{inner}; {cfg['widths']['n_widths']} widths "
+        f"sigma = median x 10^[{cfg['widths']['low']:g}, {cfg['widths']['high']:g}]" + (f"; {sel}" if sel else "")
+    )
+
+
+def selector_params(section, method, dataset):
+    """A method's selector arguments: the section's, updated by the data set's own (dataset_selectors)."""
+    cfg = config[section]
+    return {**cfg["selectors"].get(method, {}), **cfg["dataset_selectors"].get(dataset, {}).get(method, {})}

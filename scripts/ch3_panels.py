@@ -1,5 +1,5 @@
-"""Figures 3.3-3.8: accuracy, features, precision, recall, mean variance, log-likelihood per method,
-nested CV beside KTA, for one data set."""
+"""Figures 3.3-3.13 and 4.4-4.14 (and the panels of your own data sets): accuracy, features, precision,
+recall, mean variance, log-likelihood per method, one bar per model selection, for one data set."""
 
 import logging
 import sys
@@ -19,5 +19,5 @@ methods = snakemake.params.methods
 labels = {m: method_spec(m).label or m for m in methods}
 logging.info("%s: %d rows", snakemake.input[0], len(summary))
 fig = plot_method_panels(summary, title=LABELS.get(snakemake.params.dataset, snakemake.params.dataset),
-                         methods=methods, labels=labels)
+                         methods=methods, labels=labels, footer=snakemake.params.sizes)
 save_figure(fig, snakemake.output[0])

@@ -25,6 +25,7 @@ for n_irr in p["n_irrelevant"]:
     X = np.hstack([relevant, noise[:, :n_irr]])
     curves[n_irr] = alignment_vs_width(X, ds.y, sigmas)
     medians[n_irr] = median_distance(X)
-    logging.info("%d irrelevant: best sigma %.3g, alignment %.4f", n_irr, sigmas[curves[n_irr].argmax()],
-                 curves[n_irr].max())
+    best = sigmas[curves[n_irr].argmax()]
+    logging.info("%d irrelevant: best width sigma %.3g (gamma = the thesis' sigma %.3g; %.2f x median distance), "
+                 "alignment %.4f", n_irr, best, 1 / (2 * best**2), best / medians[n_irr], curves[n_irr].max())
 save_figure(plot_fig3_1(sigmas, curves, medians), snakemake.output[0])

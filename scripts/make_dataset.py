@@ -6,13 +6,17 @@ import sys
 sys.stderr = open(snakemake.log[0], "w")
 logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
 
-from fscompbio.datasets import load_csv_dataset, make_dataset, save_dataset  # noqa: E402
+from fscompbio.datasets import load_csv_dataset, make_dataset, save_dataset, top_variance  # noqa: E402
 
 name = snakemake.wildcards.dataset
 csv = snakemake.params.csv
 if csv:
     ds = load_csv_dataset(snakemake.input[0], label_column=csv["label_column"], id_column=csv["id_column"],
                           positive_label=csv["positive_label"], task=csv["task"], name=name)
+    if csv["max_features"] is not None and csv["max_features"] < ds.n_features:
+        n_before = ds.n_features
+        ds = top_variance(ds, csv["max_features"])
+        logging.info("%s: kept the %d of %d features of highest variance (label-blind)", name, ds.n_features, n_before)
 else:
     ds = make_dataset(name, random_state=snakemake.params.seed)
 save_dataset(ds, snakemake.output[0])

@@ -3,7 +3,6 @@
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.figure import Figure
 
 from fscompbio.evaluation import simulate_selections
 from fscompbio.plots.chapter3 import (
@@ -46,19 +45,68 @@ def test_table3_2_needs_both_settings():
         table3_2(df[df.model_selection == "kta"])
 
 
-def test_panels_and_toy_figures_render():
+def _rows(truth=True, own=False, all_selected=()):
     rows = []
-    for m in ("correlation", "random"):
-        for s in ("cv", "kta"):
-            rows.append({"method": m, "model_selection": s, "accuracy_mean": 0.8, "accuracy_sd": 0.1,
-                         "n_selected_mean": 5.0, "n_selected_sd": 1.0, "precision_mean": np.nan, "precision_sd": np.nan,
-                         "recall_mean": 0.5, "recall_sd": 0.2, "mean_variance": 0.01, "log_likelihood": -3.0})
-    fig = plot_method_panels(summary_frame(rows), title="t", labels={"random": "Rand"})
-    assert isinstance(fig, Figure) and len(fig.axes) == 6
-    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["correlation", "Rand"]
+    for m in ("correlation", "random", "randsel"):
+        for ms in ("cv", "kta", "own") if own else ("cv", "kta"):
+            if ms == "own" and m != "randsel":
+                continue
+            r = {"method": m, "model_selection": ms, "accuracy_mean": 0.8, "accuracy_min": 0.6, "accuracy_max": 1.0,
+                 "n_selected_mean": 5.0, "n_selected_min": 1.0, "n_selected_max": 12.0,
+                 "mean_variance": 0.01, "log_likelihood": 0.0 if (m, ms) in all_selected else -3.0,
+                 "union_is_all": (m, ms) in all_selected}
+            for q in ("precision", "recall"):
+                r.update({f"{q}_mean": 0.5 if truth else np.nan, f"{q}_min": 0.0 if truth else np.nan,
+                          f"{q}_max": 1.0 if truth else np.nan})
+            rows.append(r)
+    return summary_frame(rows)
+
+
+def _visible(fig):
+    return [ax for ax in fig.axes if ax.get_visible()]
+
+
+def test_panels_error_bars_span_the_fold_range():
+    """Bars end at the mean; error bars run from the fold minimum to the maximum (never below 0 or above 1)."""
+    fig = plot_method_panels(_rows(), title="t", labels={"random": "Rand"})
+    axes = _visible(fig)
+    assert [ax.get_title() for ax in axes][:4] == ["Accuracy", "Number of features", "Precision", "Recall"]
+    assert [t.get_text() for t in axes[0].get_xticklabels()] == ["correlation", "Rand", "randsel"]
+    segs = [seg for coll in axes[0].collections for seg in coll.get_segments()]  # the error-bar lines
+    ys = np.array([[p[1] for p in seg] for seg in segs])
+    np.testing.assert_allclose(np.sort(ys, axis=1), [[0.6, 1.0]] * 6)
+    heights = sorted({round(p.get_height(), 6) for p in axes[0].patches})
+    assert heights == [0.8]
+
+
+def test_panels_without_ground_truth_drop_precision_and_recall():
+    fig = plot_method_panels(_rows(truth=False), footer="quick config: 3 outer folds")
+    titles = [ax.get_title() for ax in _visible(fig)]
+    assert titles == ["Accuracy", "Number of features", "Mean variance", "Log-likelihood (eq. 2.8)"]
+    assert any("quick config" in t.get_text() for t in fig.texts)
+
+
+def test_own_model_bars_and_the_all_selected_flag():
+    fig = plot_method_panels(_rows(own=True, all_selected={("random", "kta")}))
+    handles, texts = fig.legends[0].legend_handles, [t.get_text() for t in fig.legends[0].get_texts()]
+    assert texts == ["nested CV", "KTA", "own model (randSel's selected set)"] and len(handles) == 3
+    ll = [ax for ax in _visible(fig) if ax.get_title().startswith("Log-likelihood")][0]
+    flags = [t for t in ll.texts if t.get_text() == "all"]
+    assert len(flags) == 1  # only the (random, KTA) bar: its eq. 2.8 value 0 says nothing
+    # the flag sits on the KTA bar of the second method: x = 1 + the KTA offset
+    assert flags[0].xy[0] == pytest.approx(1.0, abs=0.3)
+
+
+def test_toy_figures_show_the_scenarios():
     mats = [simulate_selections(p, random_state=0) for p in (1.0, 0.5)]
-    assert isinstance(plot_fig2_2(mats, [1.0, 0.5]), Figure)
-    assert isinstance(plot_fig2_3([1.0, 0.5], [0.01, 0.1], [[0.01, 0.02], [0.1, 0.12]]), Figure)
-    assert isinstance(plot_fig2_4([1.0, 0.5], [-3.0, 1.0]), Figure)
+    fig = plot_fig2_2(mats, [1.0, 0.5])
+    images = [ax.images[0].get_array() for ax in fig.axes if ax.images]
+    assert len(images) == 2 and images[0].shape == (30, 20)
+    np.testing.assert_array_equal(~np.asarray(images[0], dtype=bool), mats[0])  # black = selected
+    fig = plot_fig2_3([1.0, 0.5], [0.01, 0.1], [[0.01, 0.03], [0.1, 0.12]])
+    assert fig.axes[0].get_ylabel() == "mean variance"
+    fig = plot_fig2_4([1.0, 0.5], [-3.0, 1.0], [[-3.0, -2.0], [1.0, 2.0]])
+    line = [ln for ln in fig.axes[0].lines if ln.get_marker() == "o"][0]
+    np.testing.assert_allclose(line.get_ydata(), [-3.0, 1.0])
     with pytest.raises(ValueError, match=r"summary rows need columns \['model_selection'\]"):
         summary_frame([{"method": "x"}])

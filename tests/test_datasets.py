@@ -73,7 +73,6 @@ def test_thesis_table3_1_is_consistent_with_fair_labels():
         # our proportions lie in the same 99.9% binomial band as the thesis'
         lo, hi = stats.binom.ppf([0.0005, 0.9995], 300, 0.5)
         assert lo <= np.sum(ours == 1) <= hi and lo <= pos <= hi
-    assert sum(THESIS_TABLE3_1["nonlinear_weston"]) != 300  # the documented typo
 
 
 def test_linear_zhang_relevant_features_shift_with_class():
@@ -93,6 +92,17 @@ def test_linear_zhang_feature_noise_outliers():
     big = np.abs(ds.X[:, :10]) > 5  # N(., 1) almost never exceeds 5; N(., 100) often does
     assert 0.02 < big.mean() < 0.05  # 5% outliers, of which P(|N(0, 10^2)| > 5) = 62% are big
     assert np.abs(ds.X[:, 10:]).max() < 6
+
+
+def test_linear_zhang_feature_noise_moments():
+    """The reading of A.3 item 4: 5% outliers of variance 100 in the relevant features give them variance
+    0.95 (1 + 0.25^2) + 0.05 (100 + 0.25^2) = 6.06 and a correlation with y of 0.25 / sqrt(6.06) = 0.10
+    (0.24 without outliers): the weak signal behind figures 3.4 and 4.5 (see their captions)."""
+    ds = make_dataset("linear_zhang_feature_noise", random_state=9, n_samples=40000)
+    var = ds.X[:, :10].var(axis=0)
+    np.testing.assert_allclose(var, 0.95 * 1.0625 + 0.05 * 100.0625, rtol=0.1)
+    r = [np.corrcoef(ds.X[:, j], ds.y)[0, 1] for j in range(10)]
+    np.testing.assert_allclose(r, 0.25 / np.sqrt(6.06), atol=0.02)
 
 
 def test_linear_weston_recipe():
@@ -209,3 +219,20 @@ def test_load_csv_dataset_on_shipped_expression_data():
     ds = load_csv_dataset(path)
     assert ds.X.shape == (62, 2000) and ds.task == "binary"
     assert sorted(np.bincount((ds.y + 1) // 2).tolist()) == [22, 40]
+
+
+def test_top_variance_keeps_the_widest_features_in_order():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((50, 6)) * np.array([1.0, 5.0, 0.1, 3.0, 4.0, 0.5])
+    ds = make_dataset("xor", random_state=0, n_samples=50, n_features=6)
+    ds = type(ds)(X=X, y=ds.y, relevant=np.array([1, 2]), task="binary", feature_names=np.array(list("abcdef")),
+                  name="t")
+    from fscompbio.datasets import top_variance
+
+    top = top_variance(ds, 3)
+    assert top.feature_names.tolist() == ["b", "d", "e"]  # the three widest, in their original order
+    np.testing.assert_array_equal(top.X, X[:, [1, 3, 4]])
+    assert top.relevant.tolist() == [0]  # feature 1 is now 0; feature 2 (dropped) is lost
+    assert top_variance(ds, 10) is ds
+    with pytest.raises(ValueError, match="k must be >= 1"):
+        top_variance(ds, 0)

@@ -10,6 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from fscompbio.evaluation import (
     METHODS,
+    TIMING_KEYS,
     aggregate_folds,
     accuracy,
     consistency_log_likelihood,
@@ -21,8 +22,10 @@ from fscompbio.evaluation import (
     run_outer_fold,
     selection_matrix,
     simulate_selections,
+    split_timing,
+    model_selections_for,
 )
-from fscompbio.model_selection import KTASelect, NestedCVSelect
+from fscompbio.model_selection import KTASelect, NestedCVSelect, OwnModelSelect
 
 
 def test_log_likelihood_hand_computation():
@@ -130,6 +133,9 @@ def test_run_outer_fold_and_aggregate(easy_data, msel):
     assert agg["accuracy_mean"] > 0.85
     assert agg["recall_mean"] == 1.0
     assert agg["n_folds"] == 3
+    accs = [f["accuracy"] for f in folds]
+    assert agg["accuracy_min"] == min(accs) and agg["accuracy_max"] == max(accs)
+    assert not any(k.startswith("seconds") for k in agg)  # timings never reach the summaries
     W = selection_matrix([f["selected"] for f in folds], 15)
     assert agg["mean_variance"] == mean_variance(W)
     assert agg["log_likelihood"] == consistency_log_likelihood(W)
@@ -155,5 +161,69 @@ def test_registry():
     assert method_spec("random").cv_sizes == "support"
     with pytest.raises(ValueError, match="unknown method 'bogus'; registered: "):
         make_selector("bogus")
-    with pytest.raises(ValueError, match="model_selection must be 'kta' or 'cv'; got 'loo'"):
+    with pytest.raises(ValueError, match=r"model_selection must be one of \['cv', 'kta', 'own'\]; got 'loo'"):
         run_outer_fold(np.zeros((4, 2)), [1, -1, 1, -1], [0, 1], [2, 3], make_selector("correlation"), model_selection="loo")
+
+
+def test_one_fit_serves_every_model_selection(easy_data):
+    """A sequence of model selections reads one selector fit: same selection time, KTA and own agree
+    with their single runs, and split_timing keeps the wall-clock fields apart."""
+    X, y = easy_data
+    tr, te = outer_splits(y, 3, random_state=0)[0]
+    sel = make_selector("correlation", {"n_features_to_select": 2})
+    kw = dict(relevant=[0, 1], kta=KTASelect(n_widths=3), own=OwnModelSelect(n_widths=3),
+              cv=NestedCVSelect(sizes=[1, 2, 5], n_widths=3, inner_folds=3, random_state=0))
+    both = run_outer_fold(X, y, tr, te, sel, model_selection=["cv", "kta", "own"], **kw)
+    assert set(both) == {"cv", "kta", "own"}
+    assert len({r["seconds_selection"] for r in both.values()}) == 1
+    single = run_outer_fold(X, y, tr, te, sel, model_selection="kta", **kw)
+    assert single["selected"] == both["kta"]["selected"] and single["accuracy"] == both["kta"]["accuracy"]
+    assert both["own"]["selected"] == [0, 1] and both["own"]["precision"] == 1.0
+    result, timing = split_timing({**both["cv"], "dataset": "d", "method": "correlation", "fold": 0})
+    assert set(timing) == {"dataset", "method", "model_selection", "fold", *TIMING_KEYS}
+    assert not set(TIMING_KEYS) & set(result) and result["accuracy"] == both["cv"]["accuracy"]
+
+
+def test_union_of_all_features_is_flagged():
+    """Eq. 2.8 is exactly 0 when the folds together select every feature: the summary says so."""
+    folds = [{"accuracy": 0.5, "n_selected": 3, "precision": None, "recall": None, "selected": [0, 1, 2]},
+             {"accuracy": 0.6, "n_selected": 1, "precision": None, "recall": None, "selected": [3]}]
+    agg = aggregate_folds(folds, 4)
+    assert agg["log_likelihood"] == 0.0 and agg["union_is_all"]
+    assert agg["precision_mean"] is None and agg["n_selected_min"] == 1 and agg["n_selected_max"] == 3
+    assert not aggregate_folds(folds, 5)["union_is_all"]
+
+
+def test_model_selections_for_own_models():
+    assert model_selections_for("randsel", ["cv", "kta", "own"]) == ["cv", "kta", "own"]
+    assert model_selections_for("bahsic", ["cv", "kta", "own"]) == ["cv", "kta"]
+
+
+def test_an_empty_own_model_predicts_the_majority_class(easy_data):
+    """An error-controlled selector may select nothing: the model is then the training majority class."""
+    from sklearn.base import BaseEstimator
+
+    class Nothing(BaseEstimator):
+        def fit(self, X, y):
+            self.ranking_ = np.arange(1, X.shape[1] + 1)
+            return self
+
+        def get_support(self):
+            return np.zeros_like(self.ranking_, dtype=bool)
+
+    X, y = easy_data
+    tr, te = outer_splits(y, 3, random_state=0)[0]
+    out = run_outer_fold(X, y, tr, te, Nothing(), model_selection="own", relevant=[0, 1])
+    values, counts = np.unique(y[tr], return_counts=True)
+    assert out["n_selected"] == 0 and out["gamma"] is None and out["precision"] == 0.0
+    assert out["accuracy"] == np.mean(y[te] == values[np.argmax(counts)])
+
+
+def test_reshuffle_table_means_the_fold_times():
+    from fscompbio.evaluation import reshuffle_table
+
+    folds = [{"reshuffle": r, "accuracy": a, "n_selected": 1, "precision": 1.0, "recall": 0.5, "selected": [0],
+              "seconds_total": s} for r, a, s in ((0, 0.8, 1.0), (0, 0.6, 3.0), (1, 0.9, 2.0))]
+    row = reshuffle_table([{"dataset": "d", "method": "m", "n_features": 3, "folds": folds}]).iloc[0]
+    assert row["seconds_mean"] == pytest.approx(2.0)
+    assert row["accuracy_mean"] == pytest.approx((0.7 + 0.9) / 2) and row["n_reshuffles"] == 2

@@ -178,3 +178,47 @@ def test_nested_cv_support_mode_with_varying_support_sizes():
     # the final subset is the support of the fit on all 61 samples: 1 + 61 % 3 = 2 features
     assert res.features.tolist() == [0, 1]
     assert res.scores.shape == (1, 2) and 0.5 < res.score <= 1.0
+
+
+def test_own_model_keeps_the_support_and_picks_the_best_aligned_width():
+    """OwnModelSelect: exactly the selector's get_support(); the width of maximal alignment on it."""
+    from fscompbio.kernels import alignment, label_kernel
+    from fscompbio.model_selection import OwnModelSelect
+    from fscompbio.selection import CorrelationSelector
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(90, 8))
+    y = np.where(X[:, 2] - X[:, 5] > 0, 1, -1)
+    perm = rng.permutation(8)
+    Xp = X[:, perm]
+    sel = CorrelationSelector(n_features_to_select=2).fit(Xp, y)
+    res = OwnModelSelect(n_widths=4).select(Xp, y, sel)
+    assert sorted(perm[res.features].tolist()) == [2, 5]
+    sub = Xp[:, res.features]
+    L = label_kernel(y)
+    # recompute the grid's alignments directly and check the choice is their argmax
+    from fscompbio.model_selection import _relative_median, _pairwise_sq
+    from fscompbio.kernels import sigma_to_gamma
+    med = _relative_median(_pairwise_sq(sub))
+    gammas = sigma_to_gamma(med * 10.0 ** np.linspace(-1, 1, 4))
+    aligns = np.array([alignment(np.exp(-g * _sqdist(sub)), L) for g in gammas])
+    np.testing.assert_allclose(res.scores[0], aligns, rtol=1e-8)
+    assert res.gamma == pytest.approx(gammas[np.argmax(aligns)])
+
+
+def _sqdist(A):
+    sq = (A * A).sum(1)
+    return np.maximum(sq[:, None] + sq[None, :] - 2 * A @ A.T, 0.0)
+
+
+def test_own_model_empty_support_and_bad_selector():
+    from fscompbio.model_selection import OwnModelSelect
+
+    class Empty:
+        def get_support(self):
+            return np.zeros(3, dtype=bool)
+
+    res = OwnModelSelect().select(np.ones((5, 3)), [1, -1, 1, -1, 1], Empty())
+    assert res.n_features == 0 and np.isnan(res.gamma)  # the empty model
+    with pytest.raises(ValueError, match="needs a fitted selector with get_support"):
+        OwnModelSelect().select(np.ones((5, 3)), [1, -1, 1, -1, 1], object())

@@ -120,6 +120,24 @@ def test_reproducible_and_batch_size_invariant():
     assert a.get_feature_names_out().tolist()[:2] == ["sparsefiltering0", "sparsefiltering1"]
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rank_reduction_is_the_same_optimisation(seed):
+    # window-like data: 24 columns, each a linear function of 3 one-hot residue positions (rank 9 of 24);
+    # optimising in the span's coordinates must give the filters, objective path and features of the full fit
+    rng = np.random.default_rng(seed)
+    onehot = np.concatenate([np.eye(4)[rng.integers(0, 4, size=300)] for _ in range(3)], axis=1)
+    X = onehot @ rng.normal(size=(12, 24))
+    X -= X.mean(axis=0)
+    fast = SparseFiltering(15, max_iter=20, dtype=np.float64, random_state=seed).fit(X)
+    full = SparseFiltering(15, max_iter=20, dtype=np.float64, reduce_rank=False, random_state=seed).fit(X)
+    assert fast.rank_ == 9 and full.rank_ == 24
+    np.testing.assert_allclose(fast.objective_history_, full.objective_history_, rtol=1e-7)
+    np.testing.assert_allclose(fast.W_, full.W_, rtol=1e-5, atol=1e-7)
+    Xt = np.vstack([X[:20], rng.normal(size=(5, 24))])  # off-span samples see the untouched components too
+    np.testing.assert_allclose(fast.transform(Xt), full.transform(Xt), rtol=1e-5, atol=1e-8)
+    assert SparseFiltering(5, max_iter=3, random_state=0).fit(rng.normal(size=(50, 6))).rank_ == 6
+
+
 def test_objective_input_errors():
     with pytest.raises(ValueError, match=r"W must be \(n_features, n_input\) and X \(n_samples, n_input\); got \(3, 4\)"):
         sparse_filtering_objective(np.ones((3, 4)), np.ones((5, 2)))

@@ -1,18 +1,27 @@
 """End-to-end: the real workflow on a tiny config in a temporary directory.
 
 The tiny config is ``config.yaml`` overridden by every ``tests/workflow/*.yaml``
-(one file per stage, merged in sorted order by Snakemake's ``--configfile``).
-Each stage lists the outputs it must produce in ``EXPECTED`` below.
+(one file per stage, merged in sorted order by Snakemake's ``--configfile``),
+and by a user's own CSV (a string label column) added under ``datasets.csv``
+and run through the chapter-3 and chapter-4 rules with no code change.
+Each stage lists the outputs it must produce in ``EXPECTED`` below; the
+content checks read the summaries behind the figures, so a figure that
+silently loses its message fails here.
 """
 
+import hashlib
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 OVERRIDES = sorted((REPO / "tests" / "workflow").glob("*.yaml"))
+SYNTHETIC = ["fake_class", "linear_zhang_feature_noise", "linear_zhang_sample_noise", "linear_weston",
+             "nonlinear_weston", "xor"]
 
 EXPECTED = {
     "spine": [
@@ -24,19 +33,23 @@ EXPECTED = {
         "figures/fig4_1.png",
         "figures/fig4_2.png",
         "results/datasets/xor.npz",
-        "results/datasets/tb_serum.npz",
+        "results/datasets/tb_serum_metabolomics.npz",
+        "figures/table_A2.csv",
+        "figures/table_A2.md",
     ],
     "chapter3": [
         "figures/fig2_2.png",
         "figures/fig2_3.png",
         "figures/fig2_4.png",
-        "figures/fig3_4.png",
+        *[f"figures/fig3_{i}.png" for i in range(3, 9)],
+        "figures/chapter3_my_study.png",
         "figures/table3_2.csv",
         "figures/table3_2.md",
     ],
     "chapter4": [
         "figures/fig4_3.png",
-        "figures/fig4_9.png",
+        *[f"figures/fig4_{i}.png" for i in range(4, 10)],
+        "figures/chapter4_my_study.png",
         "figures/figP_1.png",
     ],
     "chapter5": [
@@ -78,18 +91,43 @@ EXPECTED = {
 }
 
 
-def snakemake(*args, cwd):
+def user_data(workdir):
+    """A user's own study: a CSV with a patient id, a string label column and 12 genes (2 informative),
+    and the config lines that add it under datasets.csv and to the chapter-3/4 data sets."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 12))
+    status = np.where(X[:, 0] + 0.8 * X[:, 3] > 0, "sick", "well")
+    df = pd.DataFrame(X, columns=[f"gene{j}" for j in range(12)]).round(4)
+    df.insert(0, "status", status)
+    df.insert(0, "patient", [f"p{i}" for i in range(60)])
+    df.to_csv(workdir / "my_study.csv", index=False)
+    sets = ", ".join([*SYNTHETIC, "my_study"])
+    (workdir / "my_study.yaml").write_text(
+        "datasets:\n  csv:\n    my_study:\n"
+        f"      path: {workdir / 'my_study.csv'}\n"
+        "      label_column: status\n      id_column: patient\n      positive_label: sick\n"
+        f"chapter3:\n  datasets: [{sets}]\nchapter4:\n  datasets: [{sets}]\n"
+    )
+    return workdir / "my_study.yaml"
+
+
+def snakemake(*args, cwd, extra=()):
     cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(cwd),
-           "--configfile", str(REPO / "config.yaml"), *map(str, OVERRIDES), "--cores", "2", *args]
+           "--configfile", str(REPO / "config.yaml"), *map(str, OVERRIDES), *map(str, extra), "--cores", "2", *args]
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1500)
 
 
 @pytest.fixture(scope="module")
 def workflow_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("workflow")
-    run = snakemake(cwd=workdir)
+    run = snakemake(cwd=workdir, extra=[user_data(workdir)])
     assert run.returncode == 0, f"snakemake failed:\n{run.stdout[-3000:]}\n{run.stderr[-6000:]}"
     return workdir
+
+
+def summary(workdir, chapter, dataset):
+    return pd.read_csv(workdir / "results" / chapter / "summary" / f"{dataset}.csv").set_index(
+        ["method", "model_selection"])
 
 
 @pytest.mark.parametrize("stage", sorted(EXPECTED))
@@ -146,21 +184,118 @@ def test_tableP_2_values(workflow_run):
 
 
 def test_second_run_has_nothing_to_do(workflow_run):
-    run = snakemake("--dry-run", cwd=workflow_run)
+    run = snakemake("--dry-run", cwd=workflow_run, extra=[workflow_run / "my_study.yaml"])
     assert run.returncode == 0, run.stderr[-3000:]
     assert "Nothing to be done" in run.stdout + run.stderr
 
 
-def test_rerun_gives_byte_identical_outputs(workflow_run):
-    """Same config, same bytes: rerun the random spine jobs and compare."""
-    import hashlib
+def _digests(root, patterns):
+    files = sorted(p for pat in patterns for p in root.glob(pat) if not p.name.endswith(".timing.json"))
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
-    targets = ["results/datasets/xor.npz", "figures/fig4_2.png", "figures/fig4_1.png", "figures/table3_1.csv"]
-    before = {t: hashlib.sha256((workflow_run / t).read_bytes()).hexdigest() for t in targets}
-    run = snakemake("--forcerun", "dataset", "fig4_1", "fig4_2", "table3_1", "--", *targets, cwd=workflow_run)
+
+def test_rerun_gives_byte_identical_outputs(workflow_run):
+    """Same config, same bytes: rerun random jobs (folds with bootstraps and inner CV, data sets, spine
+    figures) and compare every output but the wall-clock *.timing.json files."""
+    patterns = ["results/chapter3/folds/my_study/*/*.json", "results/chapter3/summary/my_study.csv",
+                "figures/chapter3_my_study.png", "results/datasets/xor.npz", "figures/fig4_2.png",
+                "figures/fig4_1.png", "figures/table3_1.csv"]
+    before = _digests(workflow_run, patterns)
+    timing = workflow_run / "results/chapter3/folds/my_study/stabsel_lasso/folds0-1.timing.json"
+    assert timing.is_file()
+    targets = ["figures/chapter3_my_study.png", "results/datasets/xor.npz", "figures/fig4_2.png",
+               "figures/fig4_1.png", "figures/table3_1.csv"]
+    run = snakemake("--forcerun", "ch3_fold", "ch3_summary", "ch3_chapter3_my_study", "dataset", "fig4_1", "fig4_2",
+                    "table3_1", "--", *targets, cwd=workflow_run, extra=[workflow_run / "my_study.yaml"])
     assert run.returncode == 0, run.stderr[-3000:]
-    after = {t: hashlib.sha256((workflow_run / t).read_bytes()).hexdigest() for t in targets}
-    assert after == before
+    assert "ch3_fold" in run.stdout + run.stderr  # the folds really ran again
+    after = _digests(workflow_run, patterns)
+    assert len(before) >= 8 and after == before  # 2 fold jobs, summary, figure, 4 spine outputs
+
+
+def test_changed_seed_changes_the_results(workflow_run, tmp_path):
+    """A different master seed gives other folds and bootstraps, hence another summary."""
+    user = user_data(tmp_path)
+    target = "results/chapter3/summary/my_study.csv"
+    run = snakemake("--config", "seed=7", "--", target, cwd=tmp_path, extra=[user])
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert (tmp_path / target).read_bytes() != (workflow_run / target).read_bytes()
+
+
+# --------------------------------------------------------------------------
+# content: the messages of the figures, read from the summaries behind them
+# --------------------------------------------------------------------------
+def _all_summaries(workdir):
+    for chapter in ("chapter3", "chapter4"):
+        for dataset in [*SYNTHETIC, "my_study"]:
+            yield chapter, dataset, summary(workdir, chapter, dataset)
+
+
+def test_every_rate_lies_in_the_unit_interval_and_ranges_hold_the_mean(workflow_run):
+    for chapter, dataset, df in _all_summaries(workflow_run):
+        for q in ("accuracy", "precision", "recall"):
+            cols = [f"{q}_min", f"{q}_mean", f"{q}_max"]
+            v = df[cols].to_numpy(dtype=float)
+            if q != "accuracy" and dataset == "my_study":
+                assert np.isnan(v).all(), f"{chapter}/{dataset}: {q} without ground truth"
+                continue
+            assert np.all((v >= 0) & (v <= 1)), f"{chapter}/{dataset} {q}: {v}"
+            assert np.all(v[:, 0] <= v[:, 1] + 1e-12) and np.all(v[:, 1] <= v[:, 2] + 1e-12)
+        assert (df["n_selected_min"] >= 0).all()
+        others = df.drop(index="own", level="model_selection", errors="ignore")
+        assert (others["n_selected_min"] >= 1).all()  # only an own model may be empty
+
+
+def test_fake_class_accuracy_is_chance(workflow_run):
+    """Permuted labels: every method's test accuracy over the 300 samples lies within chance bounds."""
+    for chapter in ("chapter3", "chapter4"):
+        acc = summary(workflow_run, chapter, "fake_class")["accuracy_mean"]
+        assert acc.between(0.4, 0.6).all(), f"{chapter}: {acc.to_dict()}"
+
+
+def test_linear_sets_are_learned(workflow_run):
+    """Linear Weston: the relevant features are found (precision) and the classes separated; linear Zhang
+    (sample noise) is learned above chance."""
+    df = summary(workflow_run, "chapter3", "linear_weston")
+    assert (df["accuracy_mean"] > 0.9).all(), df["accuracy_mean"].to_dict()
+    assert df.loc[("correlation", "kta"), "precision_mean"] > 0.8
+    zs = summary(workflow_run, "chapter3", "linear_zhang_sample_noise")
+    assert zs["accuracy_mean"].max() > 0.6
+
+
+def test_nonlinear_weston_randsel_is_precise(workflow_run):
+    """Thesis 4.3.1.5: randSel's selections on non-linear Weston are (near) perfectly precise."""
+    df = summary(workflow_run, "chapter4", "nonlinear_weston")
+    for msel in ("kta", "own"):
+        assert df.loc[("randsel", msel), "precision_mean"] > 0.8, df.loc["randsel"].to_dict()
+        assert df.loc[("randsel", msel), "accuracy_mean"] > 0.85
+
+
+def test_own_model_only_for_randsel(workflow_run):
+    df = summary(workflow_run, "chapter4", "xor")
+    assert ("randsel", "own") in df.index and ("bahsic", "own") not in df.index
+
+
+def test_user_data_is_learned(workflow_run):
+    """The user's CSV (string labels, 2 informative genes of 12) is learned well above chance."""
+    for chapter in ("chapter3", "chapter4"):
+        df = summary(workflow_run, chapter, "my_study")
+        assert df["accuracy_mean"].max() > 0.75, df["accuracy_mean"].to_dict()
+
+
+def test_table3_2_kta_is_faster_than_nested_cv(workflow_run):
+    table = pd.read_csv(workflow_run / "figures" / "table3_2.csv")
+    assert (table["fold_decrease_mean"] > 1).all(), table.to_dict("records")
+    md = (workflow_run / "figures" / "table3_2.md").read_text()
+    assert "quick config" in md
+
+
+def test_table_a2_lists_the_real_tasks(workflow_run):
+    df = pd.read_csv(workflow_run / "figures" / "table_A2.csv").set_index("task")
+    assert df.loc["my_study", "samples"] == 60 and df.loc["my_study", "features"] == 12
+    classes = df.loc["my_study", "classes"]  # e.g. "sick 29 (+1), well 31"
+    assert "(+1)" in classes and classes.index("sick") < classes.index("(+1)") < classes.index("well")
+    assert sum(int(w) for w in classes.replace("(+1)", "").replace(",", " ").split() if w.isdigit()) == 60
 
 
 def test_lint_reports_nothing():

@@ -7,6 +7,9 @@ features to keep and the width of the Gaussian kernel of the final SVM:
 * :class:`KTASelect` walks the ranked list once and keeps the prefix and width
   with the highest centred kernel target alignment on the training data (thesis
   algorithm 3, section 3.1): no inner cross-validation at all.
+* :class:`OwnModelSelect` keeps the selector's own model (``get_support()``,
+  e.g. randSel's selected set of thesis 4.2.4) and only chooses the width by
+  alignment, as KTA does.
 * :class:`NestedCVSelect` runs the inner loop of the nested cross-validation of
   section 2.5.1: the selector is refitted on every inner training fold, and the
   number of features and the width are chosen by the inner-CV accuracy of a
@@ -41,7 +44,15 @@ from sklearn.utils.validation import check_array, check_X_y
 from ._compat import Interval, StrOptions
 from .kernels import center, label_kernel, sigma_to_gamma
 
-__all__ = ["ModelSelectionResult", "KTASelect", "NestedCVSelect", "prefix_sizes", "default_cv_sizes", "ranking_order"]
+__all__ = [
+    "ModelSelectionResult",
+    "KTASelect",
+    "NestedCVSelect",
+    "OwnModelSelect",
+    "prefix_sizes",
+    "default_cv_sizes",
+    "ranking_order",
+]
 
 
 @dataclass
@@ -535,3 +546,96 @@ def _pairwise_sq(A):
     np.maximum(D2, 0.0, out=D2)  # clip round-off
     return D2[np.triu_indices(A.shape[0], k=1)]
 
+
+
+# --------------------------------------------------------------------------
+# the selector's own model
+# --------------------------------------------------------------------------
+class OwnModelSelect(KTASelect):
+    """The selector's own model: its ``get_support()``, with the width chosen by alignment.
+
+    Some selectors decide themselves how many features to keep: randSel's
+    selected set (thesis 4.2.4: the features with positive expected
+    contribution; with error control in ``RandSel.selected_``) is the model the
+    thesis used for randSel. This model selector keeps exactly that set and,
+    like :class:`KTASelect`, chooses the Gaussian width of the final SVM from
+    the same grid by maximal centred alignment on the training data. No inner
+    cross-validation, no prefix search.
+
+    Parameters
+    ----------
+    n_widths, low, high, gammas, label_kind
+        As in :class:`KTASelect`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fscompbio.selection import CorrelationSelector
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 6)); y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+    >>> sel = CorrelationSelector(n_features_to_select=2).fit(X, y)
+    >>> OwnModelSelect().select(X, y, sel).features.tolist()
+    [0, 1]
+    """
+
+    _parameter_constraints: dict = {k: v for k, v in KTASelect._parameter_constraints.items() if k != "max_sizes"}
+
+    def __init__(self, *, n_widths=7, low=-1.0, high=1.0, gammas=None, label_kind="linear"):
+        super().__init__(n_widths=n_widths, low=low, high=high, gammas=gammas, label_kind=label_kind)
+
+    def select(self, X, y, fitted):
+        """Keep ``fitted.get_support()`` and choose the width by maximal alignment.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+            Training data (the data the selector was fitted on).
+        y : array-like of shape (m,)
+        fitted : fitted selector with ``get_support()``
+
+        Returns
+        -------
+        ModelSelectionResult
+            ``sizes`` holds the one size evaluated. An empty support gives
+            an empty model (no features, NaN width and score).
+        """
+        t0 = time.perf_counter()
+        if not hasattr(fitted, "get_support"):
+            raise ValueError(f"OwnModelSelect needs a fitted selector with get_support(); got {fitted!r}")
+        X = check_array(X, dtype=np.float64)
+        support = np.flatnonzero(fitted.get_support())
+        if support.size == 0:
+            # an error-controlled selector may find nothing (e.g. randSel on permuted labels): the empty
+            # model, which a classifier can only answer with the majority class
+            nan = float("nan")
+            return ModelSelectionResult(features=support, gamma=nan, sigma=nan, score=nan,
+                                        seconds=time.perf_counter() - t0, sizes=np.array([0]),
+                                        log10_multipliers=_width_grid(self.n_widths, self.low, self.high),
+                                        scores=np.full((1, self.n_widths), nan))
+        if support.size > X.shape[1] or support.max() >= X.shape[1]:
+            raise ValueError(f"the support of {type(fitted).__name__} does not fit X with {X.shape[1]} features")
+        k = support.size
+        # the alignment of every width on the full support: the last row of the prefix table
+        # (max_sizes=2 evaluates only the sizes 1 and k)
+        sizes, gammas, scores = KTASelect(
+            n_widths=self.n_widths, low=self.low, high=self.high, gammas=self.gammas,
+            max_sizes=2 if k > 2 else None,
+            label_kind=self.label_kind,
+        ).alignment_table(X[:, support], y, np.arange(1, k + 1))
+        j = int(np.argmax(scores[-1]))
+        gamma = float(gammas[-1, j])
+        mults = (
+            np.full(gammas.shape[1], np.nan)
+            if self.gammas is not None
+            else _width_grid(self.n_widths, self.low, self.high)
+        )
+        return ModelSelectionResult(
+            features=support.copy(),
+            gamma=gamma,
+            sigma=float(1.0 / np.sqrt(2.0 * gamma)),
+            score=float(scores[-1, j]),
+            seconds=time.perf_counter() - t0,
+            sizes=np.array([k]),
+            log10_multipliers=mults,
+            scores=scores[-1:],
+        )

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _synthetic as syn
 
-__all__ = ["Dataset", "DatasetSpec", "DATASETS", "make_dataset"]
+__all__ = ["Dataset", "DatasetSpec", "DATASETS", "make_dataset", "top_variance"]
 
 
 @dataclass(frozen=True)
@@ -79,22 +79,23 @@ DATASETS: dict[str, DatasetSpec] = {
                               "Weston's non-linear problem in 10 dimensions", "thesis A.3 (5); Weston et al. 2000"),
     "xor": _spec(syn.xor, 300, 200, 2, "binary", "XOR of the first two of 200 N(0,1) features",
                  "thesis 3.3.1"),
-    # seed 003: 100 features, 5 relevant (XOR 2)
+    # the early randSel text (Athanasakis et al.): 100 features, 5 relevant (XOR 2)
     "linear_weston_100": _spec(partial(syn.linear_weston, groups=(3, 2)), 300, 100, 5, "binary",
-                               "Weston's linear problem, groups of 3 + 2 of 100", "seed 003; Weston et al. 2000"),
+                               "Weston's linear problem, groups of 3 + 2 of 100", "Athanasakis et al. (early text of Principled Non-Linear Feature Selection); Weston et al. 2000"),
     "nonlinear_weston_100": _spec(partial(syn.nonlinear_weston, n_relevant=5), 300, 100, 5, "binary",
                                   "Weston's non-linear problem in 5 of 100 dimensions",
-                                  "seed 003; Weston et al. 2000"),
-    "xor_100": _spec(syn.xor, 300, 100, 2, "binary", "XOR of the first two of 100 features", "seed 003"),
-    # d-dimensional XOR of thesis chapter 4 and seed 004 (figure 1: subsamples of 1000)
+                                  "Athanasakis et al. (early text of Principled Non-Linear Feature Selection); Weston et al. 2000"),
+    "xor_100": _spec(syn.xor, 300, 100, 2, "binary", "XOR of the first two of 100 features",
+                 "Athanasakis et al. (early text of Principled Non-Linear Feature Selection)"),
+    # d-dimensional XOR of thesis chapter 4 and the randSel paper (its figure 1: subsamples of 1000)
     "xor_d": _spec(syn.xor, 1000, 200, 2, "binary", "XOR of the first two of d (200) features",
-                   "thesis 4.2 (fig. 4.3); seed 004 fig. 1"),
-    # seed 002 section 4.1: relevant features + 1000 irrelevant N(0,1)
-    "additive": _spec(syn.additive, 200, 1004, 4, "regression", "additive model, eq. 4.18", "seed 002 4.1"),
+                   "thesis 4.2 (fig. 4.3); Athanasakis, Shawe-Taylor & Fernandez-Reyes, Principled Non-Linear Feature Selection, fig. 1"),
+    # Sun, Yao & Goodison, Feature selection for nonlinear regression (section 4.1): + 1000 irrelevant N(0,1)
+    "additive": _spec(syn.additive, 200, 1004, 4, "regression", "additive model, eq. 4.18", "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
     "nonadditive": _spec(syn.nonadditive, 200, 1003, 3, "regression", "non-additive model, eq. 4.19",
-                         "seed 002 4.1"),
-    "sine": _spec(syn.sine, 200, 1001, 1, "regression", "sine model, eq. 4.20", "seed 002 4.1"),
-    "spiral": _spec(syn.spiral, 200, 1002, 2, "regression", "spiral model, eq. 4.21", "seed 002 4.1"),
+                         "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
+    "sine": _spec(syn.sine, 200, 1001, 1, "regression", "sine model, eq. 4.20", "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
+    "spiral": _spec(syn.spiral, 200, 1002, 2, "regression", "spiral model, eq. 4.21", "Sun, Yao & Goodison, Feature Selection for Nonlinear Regression, 4.1"),
 }
 
 
@@ -140,4 +141,42 @@ def make_dataset(name, *, random_state=None, n_samples=None, n_features=None):
         task=spec.task,
         feature_names=np.array([f"x{j}" for j in range(d)]),
         name=name,
+    )
+
+
+def top_variance(ds, k):
+    """The data set restricted to its ``k`` features of highest variance (label-blind).
+
+    An unsupervised filter: it never looks at ``y``, so it can run before any
+    cross-validation without leaking the classes into the selection. Ties keep
+    the earlier feature; the kept features stay in their original order, and
+    ``relevant`` is re-indexed (relevant features that are dropped are lost).
+
+    Parameters
+    ----------
+    ds : Dataset
+    k : int
+        Number of features to keep (all when ``k >= n_features``).
+
+    Returns
+    -------
+    Dataset
+    """
+    k = int(k)
+    if k < 1:
+        raise ValueError(f"k must be >= 1; got {k}")
+    if k >= ds.n_features:
+        return ds
+    var = ds.X.var(axis=0)
+    keep = np.sort(np.argsort(-var, kind="stable")[:k])
+    new_index = np.full(ds.n_features, -1)
+    new_index[keep] = np.arange(k)
+    relevant = new_index[ds.relevant]
+    return Dataset(
+        X=np.ascontiguousarray(ds.X[:, keep]),
+        y=ds.y,
+        relevant=relevant[relevant >= 0].astype(np.int64),
+        task=ds.task,
+        feature_names=ds.feature_names[keep],
+        name=ds.name,
     )

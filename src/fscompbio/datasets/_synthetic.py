@@ -5,7 +5,7 @@ and ``n_features`` and returns ``(X, y)``; the relevant features are always a
 prefix ``0..k-1`` (nothing is shuffled), so ``relevant = arange(k)``.
 
 Recipes and the reading we take of the garbled parts of thesis appendix A.3
-(see also ``READING_NOTES.md`` of the design):
+(Athanasakis 2014, "Feature Selection in Computational Biology", appendix A.3):
 
 * Labels of the classification sets are drawn independently, +1 or -1 with
   probability 1/2 each. Thesis table 3.1 reports one random draw of 300, so
@@ -22,11 +22,12 @@ Recipes and the reading we take of the garbled parts of thesis appendix A.3
   symmetric two-component mixture and the class means coincide (mean-based
   linear selectors fail, as the thesis reports in chapter 3).
 * XOR has no recipe in A.3: ``X ~ N(0, 1)``, ``y = sign(x_0 x_1)``.
-* The seed 003 sets have 5 relevant features of 100: the linear Weston groups
+* The 100-feature sets of the early randSel text (Athanasakis et al.) have 5 relevant features of 100: the linear Weston groups
   are split 3 + 2; the non-linear one uses the first 5 coordinates of the means.
-* The seed 002 regression sets (its section 4.1) follow its equations 4.18-4.21
+* The regression sets of Sun, Yao & Goodison, "Feature Selection for Nonlinear Regression
+  and its Application to Cancer Research" (section 4.1) follow its equations 4.18-4.21
   with 1000 irrelevant N(0, 1) features. ``N(0, 0.1)`` of the sine model is read
-  as a standard deviation of 0.1. Seed 002 scales every feature to [0, 1]
+  as a standard deviation of 0.1. That paper scales every feature to [0, 1]
   before learning: that is preprocessing, not part of the generator.
 """
 
@@ -111,7 +112,7 @@ def linear_weston(rng, n_samples, n_features, *, groups=(5, 5), p_first=0.7, noi
     (``i = 1..g1``) and the second group ``N(0, 1)``; otherwise the first group
     is ``N(0, 1)`` and the second ``x_i = y N(i - g1, 1)``. The remaining
     features are noise ``N(0, 20^2)``. The thesis uses groups (5, 5) of 200
-    features; seed 003's 100-feature version uses (3, 2).
+    features; the 100-feature version of the early randSel text uses (3, 2).
     """
     g1, g2 = groups
     k = g1 + g2
@@ -164,7 +165,7 @@ def _with_noise(rng, relevant_block, n_features):
 
 
 def additive(rng, n_samples, n_features):
-    """Seed 002 eq. 4.18: ``Y = -2 sin(2 X1) + X2^2 + X3 + exp(-X4) + N(0, 1)``."""
+    """Sun, Yao & Goodison eq. 4.18: ``Y = -2 sin(2 X1) + X2^2 + X3 + exp(-X4) + N(0, 1)``."""
     Z = rng.standard_normal((n_samples, 4))
     y = -2 * np.sin(2 * Z[:, 0]) + Z[:, 1] ** 2 + Z[:, 2] + np.exp(-Z[:, 3])
     y = y + rng.standard_normal(n_samples)
@@ -172,21 +173,21 @@ def additive(rng, n_samples, n_features):
 
 
 def nonadditive(rng, n_samples, n_features):
-    """Seed 002 eq. 4.19: ``Y = X1 exp(2 X2) + X3^2 + N(0, 1)``."""
+    """Sun, Yao & Goodison eq. 4.19: ``Y = X1 exp(2 X2) + X3^2 + N(0, 1)``."""
     Z = rng.standard_normal((n_samples, 3))
     y = Z[:, 0] * np.exp(2 * Z[:, 1]) + Z[:, 2] ** 2 + rng.standard_normal(n_samples)
     return _with_noise(rng, Z, n_features), y
 
 
 def sine(rng, n_samples, n_features):
-    """Seed 002 eq. 4.20: ``Y = sin(2 pi X) + N(0, 0.1^2)``, ``X ~ U(0, 4)``."""
+    """Sun, Yao & Goodison eq. 4.20: ``Y = sin(2 pi X) + N(0, 0.1^2)``, ``X ~ U(0, 4)``."""
     Z = rng.uniform(0.0, 4.0, size=(n_samples, 1))
     y = np.sin(2 * np.pi * Z[:, 0]) + 0.1 * rng.standard_normal(n_samples)
     return _with_noise(rng, Z, n_features), y
 
 
 def spiral(rng, n_samples, n_features):
-    """Seed 002 eq. 4.21: ``X1 = Y sin Y + N(0,1)``, ``X2 = Y cos Y + N(0,1)``, ``Y ~ U(0, 20)``."""
+    """Sun, Yao & Goodison eq. 4.21: ``X1 = Y sin Y + N(0,1)``, ``X2 = Y cos Y + N(0,1)``, ``Y ~ U(0, 20)``."""
     y = rng.uniform(0.0, 20.0, size=n_samples)
     Z = np.column_stack([y * np.sin(y), y * np.cos(y)]) + rng.standard_normal((n_samples, 2))
     return _with_noise(rng, Z, n_features), y

@@ -6,8 +6,9 @@ Metrics: :func:`accuracy`, :func:`precision_recall`, :func:`selection_matrix`,
 
 Protocol: :func:`outer_splits` (stratified outer folds), :func:`run_outer_fold`
 (selector on the training fold, KTA or nested-CV model selection, Gaussian SVM
-with C = 1 on the test fold, timings), :func:`aggregate_folds` (means, sds,
-mean variance, log-likelihood over the folds).
+with C = 1 on the test fold, timings), :func:`split_timing` (wall-clock fields
+apart, so results reproduce byte for byte), :func:`aggregate_folds` (means, sds,
+ranges, mean variance, log-likelihood over the folds).
 
 Methods: :data:`METHODS`, :func:`make_selector` (name -> selector) and
 :func:`method_spec`.
@@ -42,7 +43,7 @@ from ._cleavage import (
     summarise_accuracy,
     support_vector_correlations,
 )
-from ._methods import METHODS, MethodSpec, make_selector, method_spec
+from ._methods import METHODS, MethodSpec, make_selector, method_spec, model_selections_for
 from ._metrics import (
     accuracy,
     consistency_log_likelihood,
@@ -51,7 +52,7 @@ from ._metrics import (
     selection_matrix,
     simulate_selections,
 )
-from ._protocol import METRICS, aggregate_folds, outer_splits, run_outer_fold
+from ._protocol import MODEL_SELECTIONS, METRICS, TIMING_KEYS, aggregate_folds, outer_splits, run_outer_fold, split_timing
 from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_table, ovr_l1_logistic_fold
 from ._recovery import recovery_fraction, recovery_table, recovery_trial, recovery_trials
 from ._reshuffle import reshuffle_table, reshuffled_nested_cv
@@ -65,12 +66,16 @@ __all__ = [
     "simulate_selections",
     "outer_splits",
     "run_outer_fold",
+    "split_timing",
     "aggregate_folds",
     "METRICS",
+    "MODEL_SELECTIONS",
+    "TIMING_KEYS",
     "METHODS",
     "MethodSpec",
     "make_selector",
     "method_spec",
+    "model_selections_for",
     "APPROACHES",
     "APPROACH_LABELS",
     "PAPER_TABLE1",

@@ -84,6 +84,7 @@ TABLE_ROWS = (
     "pwm",
     "pwm_prior",
     "onehot_svm",
+    "original_combined",
 )
 
 #: row labels (the paper's five as its table 1 prints them)
@@ -98,11 +99,13 @@ APPROACH_LABELS = {
     "pwm": "Anchor: position weight matrix",
     "pwm_prior": "Anchor: PWM + position prior",
     "onehot_svm": "Anchor: one-hot + Gaussian SVM",
+    "original_combined": "Original + SVM, weight matrix & position prior",
 }
 
 #: the input each approach is trained on: "scales" = the 648 standardised scale values of the window,
 #: "sf" = the sparse-filtering features, "onehot" = 12 x 20 residue indicators, "codes" = the 12 residue
-#: codes (for the weight matrix), "codes_position" = the codes and the window's position in the sequence
+#: codes (for the weight matrix), "codes_position" = the codes and the window's position in the sequence,
+#: "scales_codes_position" = the scale values, then the codes and the position (for the combined scorer)
 APPROACH_REPRESENTATION = {
     "original": "scales",
     "stability": "sf",
@@ -114,6 +117,7 @@ APPROACH_REPRESENTATION = {
     "pwm": "codes",
     "pwm_prior": "codes_position",
     "onehot_svm": "onehot",
+    "original_combined": "scales_codes_position",
 }
 
 #: randSel "with a linear kernel": the centred alignment (and HSIC) of exp(-d^2 / (2 sigma^2)) tends to that
@@ -373,7 +377,7 @@ def representation_matrix(kind, *, scales=None, codes=None, target=None, sf=None
 
     Parameters
     ----------
-    kind : {"scales", "sf", "onehot", "codes", "codes_position"}
+    kind : {"scales", "sf", "onehot", "codes", "codes_position", "scales_codes_position"}
     scales : ndarray (n, 648), the scale encoding; sf : ndarray (n, k), the learned features;
     codes : ndarray (n, 12) of residue codes; target : ndarray (n,), the 1-based target position;
     first_target : int, default=None
@@ -403,7 +407,12 @@ def representation_matrix(kind, *, scales=None, codes=None, target=None, sf=None
         t = need("target", target).astype(np.int64)
         t0 = int(t.min()) if first_target is None else int(first_target)
         return np.column_stack([need("codes", codes).astype(np.int64), t - t0])
-    raise ValueError(f"representation must be one of scales, sf, onehot, codes, codes_position; got {kind!r}")
+    if kind == "scales_codes_position":
+        t = need("target", target).astype(np.int64)
+        t0 = int(t.min()) if first_target is None else int(first_target)
+        return np.column_stack([need("scales", scales), need("codes", codes), t - t0]).astype(np.float64)
+    raise ValueError("representation must be one of scales, sf, onehot, codes, codes_position, scales_codes_position; "
+                     f"got {kind!r}")
 
 
 def _svm(params, *, class_weight="balanced"):
@@ -435,7 +444,11 @@ def make_approach(name, params=None):
         randSel's nested sets and LPBoost-MKL; ``randsel_mkl_original``: the
         same on the 648 scale values; ``pwm`` / ``pwm_prior``: a position weight
         matrix on the residue codes, without / with the window's position;
-        ``onehot_svm``: a Gaussian SVM on the 240 one-hot residue indicators.
+        ``onehot_svm``: a Gaussian SVM on the 240 one-hot residue indicators;
+        ``original_combined``: the Gaussian SVM on the scale values, a weight
+        matrix on the residues and a log prior of the position, weighted by a
+        conditional logit on held-out training sequences
+        (:class:`~fscompbio.prediction.CombinedSiteScorer`).
         The input of each is :data:`APPROACH_REPRESENTATION`.
     params : dict, default=None
         ``svm`` (``C``, ``gamma``, and the inner-CV grid ``Cs``,
@@ -444,7 +457,8 @@ def make_approach(name, params=None):
         ``randsel`` (keyword arguments of the selectors), ``rfe_size``
         (``"validate"`` or ``"support"``), ``mkl`` (of LPBoostMKL), ``max_sets``,
         ``select_max_per_class`` (windows per class the selectors see),
-        ``pseudocount`` (of the weight matrix).
+        ``pseudocount`` (of the weight matrices), ``combination`` (``holdout_fraction``
+        of :class:`~fscompbio.prediction.CombinedSiteScorer`).
 
     Returns
     -------
@@ -459,6 +473,11 @@ def make_approach(name, params=None):
         return svm
     if name in ("pwm", "pwm_prior"):
         return PositionWeightMatrix(pseudocount=float(p.get("pseudocount", 1.0)))
+    if name == "original_combined":
+        from ..prediction import CombinedSiteScorer
+
+        return CombinedSiteScorer(base=svm, pseudocount=float(p.get("pseudocount", 1.0)),
+                                  **dict(p.get("combination") or {}))
     if name == "stability":
         from ..selection import StabilitySelection
 

@@ -8,7 +8,9 @@ To add a method, add one entry to ``METHODS``: ``name: MethodSpec(import
 path of the class, default keyword arguments, cv_sizes)``. ``cv_sizes`` is
 ``None`` (nested CV chooses the number of top-ranked features) or
 ``"support"`` (nested CV keeps the selector's own ``get_support()`` and only
-chooses the width: the thesis' random 10% baseline).
+chooses the width: the thesis' random 10% baseline). ``own_model`` marks the
+selectors that decide their own number of features (randSel's selected set,
+thesis 4.2.4): they also run with the model selection ``"own"``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-__all__ = ["MethodSpec", "METHODS", "make_selector", "method_spec"]
+__all__ = ["MethodSpec", "METHODS", "make_selector", "method_spec", "model_selections_for"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ class MethodSpec:
     defaults: dict = field(default_factory=dict)
     cv_sizes: str | None = None
     label: str = ""  # the name in figures and tables
+    own_model: bool = False  # get_support() is a model of its own (model selection "own")
 
 
 METHODS = {
@@ -38,7 +41,7 @@ METHODS = {
     "linear_rfe": MethodSpec("fscompbio.selection:LinearRFE", {}, None, "Lin-RFE"),
     "random": MethodSpec("fscompbio.selection:RandomSelector", {"n_features_to_select": 0.1}, "support", "Rand"),
     # chapter 4 (non-linear; figures 4.4-4.9): randSel, Gaussian SVM-RFE, FoHSIC, BaHSIC
-    "randsel": MethodSpec("fscompbio.selection:RandSel", {}, None, "randSel"),
+    "randsel": MethodSpec("fscompbio.selection:RandSel", {}, None, "randSel", own_model=True),
     "gaussian_rfe": MethodSpec("fscompbio.selection:KernelRFE", {}, None, "RFE"),
     "fohsic": MethodSpec("fscompbio.selection:FoHSIC", {}, None, "FoHSIC"),
     "bahsic": MethodSpec("fscompbio.selection:BaHSIC", {}, None, "BaHSIC"),
@@ -54,6 +57,16 @@ def method_spec(name):
         return METHODS[name]
     except KeyError:
         raise ValueError(f"unknown method {name!r}; registered: {sorted(METHODS)}") from None
+
+
+def model_selections_for(name, settings):
+    """The model selections of ``settings`` that apply to method ``name``.
+
+    ``"own"`` applies only to methods with ``own_model``; ``"cv"`` and
+    ``"kta"`` to every method.
+    """
+    spec = method_spec(name)
+    return [s for s in settings if s != "own" or spec.own_model]
 
 
 def make_selector(name, params=None, random_state=None):

@@ -9,13 +9,20 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
-from ..model_selection import KTASelect, NestedCVSelect
+from ..model_selection import KTASelect, NestedCVSelect, OwnModelSelect
 from ._metrics import accuracy, consistency_log_likelihood, mean_variance, precision_recall, selection_matrix
 
-__all__ = ["outer_splits", "run_outer_fold", "aggregate_folds", "METRICS"]
+__all__ = ["outer_splits", "run_outer_fold", "split_timing", "aggregate_folds", "METRICS", "MODEL_SELECTIONS",
+           "TIMING_KEYS"]
 
 #: the per-method quantities of figures 3.3-3.8 (and 4.4-4.9), in panel order
 METRICS = ("accuracy", "n_selected", "precision", "recall", "mean_variance", "log_likelihood")
+
+#: the model-selection settings: nested CV, greedy KTA (algorithm 3), the selector's own model (4.2.4)
+MODEL_SELECTIONS = ("cv", "kta", "own")
+
+#: the wall-clock fields of :func:`run_outer_fold`, kept apart so that results reproduce byte for byte
+TIMING_KEYS = ("seconds_selection", "seconds_model_selection", "seconds_fit", "seconds_total")
 
 
 def outer_splits(y, n_folds=10, random_state=None):
@@ -40,6 +47,7 @@ def run_outer_fold(
     relevant=None,
     kta=None,
     cv=None,
+    own=None,
     C=1.0,
 ):
     """One outer fold: fit the selector, choose the model, test a Gaussian SVM.
@@ -53,79 +61,121 @@ def run_outer_fold(
     selector : estimator with ``fit(X, y)`` and ``ranking_`` (1 = best)
         Cloned, then fitted on the training part only. With nested CV and a
         ``NestedCVSelect(sizes="support")`` it also needs ``get_support()``.
-    model_selection : {"kta", "cv"}, default="kta"
+    model_selection : {"kta", "cv", "own"} or sequence of them, default="kta"
+        Greedy KTA over the ranking (algorithm 3), nested CV (2.5.1), or the
+        selector's own model (its ``get_support()``, e.g. randSel's selected
+        set, thesis 4.2.4) with the width chosen by alignment. With a sequence,
+        the selector is fitted once on the training part and every model
+        selection reads that same fit (a paired comparison; nested CV still
+        refits it on its inner folds).
     relevant : array-like of int or None
         Known relevant features (synthetic data): gives precision and recall.
     kta : KTASelect or None
         The KTA model selector (default ``KTASelect()``).
     cv : NestedCVSelect or None
         The nested-CV model selector (default ``NestedCVSelect()``).
+    own : OwnModelSelect or None
+        The own-model selector (default ``OwnModelSelect()``).
     C : float, default=1.0
         Regularisation of the final Gaussian SVM (the thesis uses 1).
 
     Returns
     -------
-    dict
+    dict, or dict of model selection -> dict for a sequence
         ``accuracy``, ``selected`` (sorted indices), ``n_selected``,
         ``precision``, ``recall`` (None without ``relevant``), ``gamma``,
         ``sigma``, ``score`` (alignment or inner-CV accuracy),
         ``seconds_selection`` (selector fit on the training part),
         ``seconds_model_selection`` (KTA, or nested CV including the inner
         refits), ``seconds_fit`` (final SVM), ``seconds_total`` (the three),
-        ``n_train``, ``n_test``, ``n_features``, ``model_selection``.
+        ``n_train``, ``n_test``, ``n_features``, ``model_selection``. The
+        wall-clock fields (:data:`TIMING_KEYS`) vary from run to run; write
+        them apart with :func:`split_timing`.
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     train = np.asarray(train, dtype=int)
     test = np.asarray(test, dtype=int)
-    if model_selection not in ("kta", "cv"):
-        raise ValueError(f"model_selection must be 'kta' or 'cv'; got {model_selection!r}")
+    settings = [model_selection] if isinstance(model_selection, str) else list(model_selection)
+    if not settings:
+        raise ValueError("model_selection must name at least one setting")
+    for ms in settings:
+        if ms not in MODEL_SELECTIONS:
+            raise ValueError(f"model_selection must be one of {list(MODEL_SELECTIONS)}; got {ms!r}")
     Xtr, ytr = X[train], y[train]
 
     t0 = time.perf_counter()
     fitted = clone(selector).fit(Xtr, ytr)
     t_sel = time.perf_counter() - t0
 
-    if model_selection == "kta":
-        res = (kta if kta is not None else KTASelect()).select(Xtr, ytr, fitted.ranking_)
-    else:
-        res = (cv if cv is not None else NestedCVSelect()).select(Xtr, ytr, selector, fitted=fitted)
-    t_ms = res.seconds
+    out = {}
+    for ms in settings:
+        if ms == "kta":
+            res = (kta if kta is not None else KTASelect()).select(Xtr, ytr, fitted.ranking_)
+        elif ms == "own":
+            res = (own if own is not None else OwnModelSelect()).select(Xtr, ytr, fitted)
+        else:
+            res = (cv if cv is not None else NestedCVSelect()).select(Xtr, ytr, selector, fitted=fitted)
+        t_ms = res.seconds
 
-    t0 = time.perf_counter()
-    feats = np.sort(res.features)
-    svm = SVC(C=C, kernel="rbf", gamma=res.gamma).fit(Xtr[:, feats], ytr)
-    acc = accuracy(y[test], svm.predict(X[test][:, feats]))
-    t_fit = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        feats = np.sort(res.features)
+        if feats.size:
+            svm = SVC(C=C, kernel="rbf", gamma=res.gamma).fit(Xtr[:, feats], ytr)
+            pred = svm.predict(X[test][:, feats])
+        else:  # the empty model (an own model that selected nothing): the training majority class
+            labels, counts = np.unique(ytr, return_counts=True)
+            pred = np.full(test.size, labels[np.argmax(counts)])
+        acc = accuracy(y[test], pred)
+        t_fit = time.perf_counter() - t0
 
-    precision = recall = None
-    if relevant is not None:
-        precision, recall = precision_recall(feats, relevant)
-    return {
-        "model_selection": model_selection,
-        "accuracy": acc,
-        "selected": feats.tolist(),
-        "n_selected": int(feats.size),
-        "precision": precision,
-        "recall": recall,
-        "gamma": res.gamma,
-        "sigma": res.sigma,
-        "score": res.score,
-        "seconds_selection": t_sel,
-        "seconds_model_selection": t_ms,
-        "seconds_fit": t_fit,
-        "seconds_total": t_sel + t_ms + t_fit,
-        "n_train": int(train.size),
-        "n_test": int(test.size),
-        "n_features": int(X.shape[1]),
-    }
+        precision = recall = None
+        if relevant is not None:
+            precision, recall = precision_recall(feats, relevant)
+        out[ms] = {
+            "model_selection": ms,
+            "accuracy": acc,
+            "selected": feats.tolist(),
+            "n_selected": int(feats.size),
+            "precision": precision,
+            "recall": recall,
+            "gamma": res.gamma if feats.size else None,
+            "sigma": res.sigma if feats.size else None,
+            "score": res.score if feats.size else None,
+            "seconds_selection": t_sel,
+            "seconds_model_selection": t_ms,
+            "seconds_fit": t_fit,
+            "seconds_total": t_sel + t_ms + t_fit,
+            "n_train": int(train.size),
+            "n_test": int(test.size),
+            "n_features": int(X.shape[1]),
+        }
+    return out[model_selection] if isinstance(model_selection, str) else out
 
 
-def _mean_sd(values):
+def split_timing(result):
+    """Split a :func:`run_outer_fold` dict into (reproducible result, wall-clock timing).
+
+    Returns
+    -------
+    result : dict
+        Everything but the :data:`TIMING_KEYS`: the same config gives the same bytes.
+    timing : dict
+        The :data:`TIMING_KEYS` present, plus the job's identity keys
+        (``dataset``, ``method``, ``model_selection``, ``fold``) when present.
+    """
+    ident = ("dataset", "method", "model_selection", "fold")
+    timing = {k: result[k] for k in ident if k in result}
+    timing.update({k: result[k] for k in TIMING_KEYS if k in result})
+    return {k: v for k, v in result.items() if k not in TIMING_KEYS}, timing
+
+
+def _stats(values):
+    """mean, sd (ddof=1), min and max of the non-missing values (None when there are none)."""
     v = np.asarray([x for x in values if x is not None], dtype=float)
     if v.size == 0:
-        return None, None
-    return float(v.mean()), float(v.std(ddof=1)) if v.size > 1 else 0.0
+        return None, None, None, None
+    return float(v.mean()), float(v.std(ddof=1)) if v.size > 1 else 0.0, float(v.min()), float(v.max())
 
 
 def aggregate_folds(folds, n_features):
@@ -139,17 +189,22 @@ def aggregate_folds(folds, n_features):
     Returns
     -------
     dict
-        ``<q>_mean`` and ``<q>_sd`` (sample sd over folds) for accuracy,
-        n_selected, precision, recall and seconds_total; ``mean_variance`` and
-        ``log_likelihood`` (eq. 2.8) of the selection indicators over the
-        folds; ``n_folds``.
+        ``<q>_mean``, ``<q>_sd`` (sample sd over folds), ``<q>_min`` and
+        ``<q>_max`` for accuracy, n_selected, precision and recall (None
+        without ground truth); ``mean_variance`` and ``log_likelihood``
+        (eq. 2.8) of the selection indicators over the folds;
+        ``union_is_all`` (True when the folds together select every feature:
+        eq. 2.8 is then exactly 0, which is no sign of consistency);
+        ``n_folds``. Wall-clock timings are not aggregated here (they would
+        make the summary differ between runs): see :func:`split_timing`.
     """
     if len(folds) == 0:
         raise ValueError("aggregate_folds needs at least one fold")
     out = {"n_folds": len(folds)}
-    for q in ("accuracy", "n_selected", "precision", "recall", "seconds_total"):
-        out[f"{q}_mean"], out[f"{q}_sd"] = _mean_sd([f.get(q) for f in folds])
+    for q in ("accuracy", "n_selected", "precision", "recall"):
+        out[f"{q}_mean"], out[f"{q}_sd"], out[f"{q}_min"], out[f"{q}_max"] = _stats([f.get(q) for f in folds])
     W = selection_matrix([f["selected"] for f in folds], n_features)
     out["mean_variance"] = mean_variance(W)
     out["log_likelihood"] = consistency_log_likelihood(W)
+    out["union_is_all"] = bool(W.any(axis=0).all())
     return out

@@ -24,18 +24,23 @@ __all__ = [
     "PANELS",
 ]
 
-#: panel order and titles of figures 3.3-3.8 (column of the summary, title, error-bar column)
+#: panel order and titles of figures 3.3-3.8 (summary column prefix, title); the first four are
+#: means over the outer folds with min-max bars, the last two are computed from all folds' selections
 PANELS = (
-    ("accuracy_mean", "Accuracy", "accuracy_sd"),
-    ("n_selected_mean", "Number of features", "n_selected_sd"),
-    ("precision_mean", "Precision", "precision_sd"),
-    ("recall_mean", "Recall", "recall_sd"),
-    ("mean_variance", "Mean variance", None),
-    ("log_likelihood", "Log-likelihood (eq. 2.8)", None),
+    ("accuracy", "Accuracy"),
+    ("n_selected", "Number of features"),
+    ("precision", "Precision"),
+    ("recall", "Recall"),
+    ("mean_variance", "Mean variance"),
+    ("log_likelihood", "Log-likelihood (eq. 2.8)"),
 )
 
-#: the two model-selection settings, their legend labels and colours
-SETTINGS = (("cv", "nested CV", PALETTE[0]), ("kta", "KTA", PALETTE[1]))
+#: the model-selection settings, their legend labels and colours
+SETTINGS = (
+    ("cv", "nested CV", PALETTE[0]),
+    ("kta", "KTA", PALETTE[1]),
+    ("own", "own model (randSel's selected set)", PALETTE[2]),
+)
 
 
 # --------------------------------------------------------------------------
@@ -76,10 +81,11 @@ def _toy_curve(probabilities, single, repeats, ylabel, title):
     p = np.asarray(probabilities, dtype=float)
     if repeats is not None:
         r = np.asarray(repeats, dtype=float)
-        mean, sd = r.mean(axis=1), r.std(axis=1)
-        ax.fill_between(p, mean - sd, mean + sd, color=PALETTE[4], alpha=0.35, lw=0, label="mean ± sd over repeats")
-        ax.plot(p, mean, color=PALETTE[4], lw=1)
-    ax.plot(p, single, "o-", color="black", ms=4, label="the scenarios of figure 2.2")
+        lo, hi = np.percentile(r, [5, 95], axis=1)
+        ax.fill_between(p, lo, hi, color=PALETTE[4], alpha=0.35, lw=0,
+                        label=f"5-95% of {r.shape[1]} repeated draws")
+        ax.plot(p, r.mean(axis=1), "-", color=PALETTE[0], lw=1.5, label="mean over the draws")
+    ax.plot(p, single, "o", color="black", ms=4, label="the draws of figure 2.2")
     ax.set_xlabel("selection probability of the relevant features")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -118,53 +124,95 @@ def summary_frame(rows):
     return df
 
 
-def plot_method_panels(summary, *, title="", methods=None, labels=None):
-    """Six panels of bars per method, nested CV beside KTA, with sd error bars.
+def _column(sub, col, methods):
+    if col not in sub:
+        return np.full(len(methods), np.nan)
+    return np.array([sub[col].get(m, np.nan) for m in methods], dtype=float)
+
+
+def plot_method_panels(summary, *, title="", methods=None, labels=None, footer=""):
+    """Panels of bars per method, one bar per model selection, with min-max bars over the folds.
 
     Parameters
     ----------
     summary : DataFrame
-        One row per (method, model_selection) with the columns of :data:`PANELS`
-        (``<q>_mean``, ``<q>_sd``, ``mean_variance``, ``log_likelihood``);
-        see :func:`summary_frame`. Missing columns or NaN precision/recall
-        leave their bars empty.
+        One row per (method, model_selection) with ``<q>_mean``, ``<q>_min``
+        and ``<q>_max`` for accuracy, n_selected, precision and recall,
+        ``mean_variance``, ``log_likelihood`` and ``union_is_all`` (see
+        :func:`fscompbio.evaluation.aggregate_folds`). Settings absent for a
+        method (e.g. "own" for a method without an own model) leave a gap.
     title : str
     methods : sequence of str or None
         Order of the methods (default: order of first appearance).
     labels : dict or None
         Method name -> label on the axis.
+    footer : str
+        A line under the figure (the config and the sizes used).
 
     Returns
     -------
     Figure
+        Six panels; four (no precision, no recall) when the summary has no
+        ground truth (real data). Error bars span the range over the outer
+        folds, so they stay inside [0, 1] and above 0 features. A
+        log-likelihood of exactly 0 because the folds together select every
+        feature (eq. 2.8 then says nothing about consistency) is marked "all".
     """
     apply_style()
     df = summary.copy()
     methods = list(methods) if methods is not None else list(dict.fromkeys(df["method"]))
     labels = labels or {}
-    fig, axes = plt.subplots(2, 3, figsize=(11, 6.2))
+    truth = any(c in df and df[c].notna().any() for c in ("precision_mean", "recall_mean"))
+    panels = [p for p in PANELS if truth or p[0] not in ("precision", "recall")]
+    settings = [s for s in SETTINGS if s[0] in set(df["model_selection"])]
+    ncol = 3 if truth else 2
+    fig, axes = plt.subplots(2, ncol, figsize=(3.8 * ncol, 6.4))
     x = np.arange(len(methods))
-    width = 0.38
-    for ax, (col, panel_title, err_col) in zip(axes.flat, PANELS):
-        for s, (setting, legend, colour) in enumerate(SETTINGS):
+    width = 0.8 / max(len(settings), 1)
+    for ax, (q, panel_title) in zip(axes.flat, panels):
+        range_panel = q in ("accuracy", "n_selected", "precision", "recall")
+        tops = []
+        for s, (setting, legend, colour) in enumerate(settings):
             sub = df[df["model_selection"] == setting].set_index("method")
-            vals = np.array([sub[col].get(mname, np.nan) if col in sub else np.nan for mname in methods], dtype=float)
-            errs = None
-            if err_col is not None and err_col in sub:
-                errs = np.array([sub[err_col].get(mname, np.nan) for mname in methods], dtype=float)
-                errs = np.where(np.isfinite(errs), errs, 0.0)
-            ax.bar(x + (s - 0.5) * width, np.nan_to_num(vals), width, yerr=errs, color=colour, label=legend,
-                   capsize=2, error_kw={"lw": 0.8})
-        ax.set_xticks(x, [labels.get(mname, mname) for mname in methods], rotation=35, ha="right")
+            vals = _column(sub, f"{q}_mean" if range_panel else q, methods)
+            xs = x + (s - (len(settings) - 1) / 2) * width
+            yerr = None
+            if range_panel:
+                lo, hi = _column(sub, f"{q}_min", methods), _column(sub, f"{q}_max", methods)
+                ok = np.isfinite(vals) & np.isfinite(lo) & np.isfinite(hi)
+                yerr = np.where(ok, np.vstack([vals - lo, hi - vals]), 0.0)
+                tops.append(np.where(ok, hi, vals))
+            ax.bar(xs, np.nan_to_num(vals), width, yerr=yerr, color=colour, label=legend, capsize=2,
+                   error_kw={"lw": 0.8})
+            if q == "log_likelihood":
+                flag = np.array([bool(sub["union_is_all"].get(m, False)) if "union_is_all" in sub else False
+                                 for m in methods])
+                for xi in xs[flag]:
+                    ax.annotate("all", (xi, 0), xytext=(0, 2), textcoords="offset points", ha="center",
+                                va="bottom", fontsize=6.5, rotation=90, color=colour)
+        ax.set_xticks(x, [labels.get(m, m) for m in methods], rotation=35, ha="right")
         ax.set_title(panel_title)
-        if col in ("accuracy_mean", "precision_mean", "recall_mean"):
+        if q in ("accuracy", "precision", "recall"):
             ax.set_ylim(0, 1.05)
+        if q == "accuracy":
+            ax.axhline(0.5, color="grey", lw=0.6, ls=":")
+        if q == "n_selected":
+            top = np.nanmax(np.concatenate(tops)) if tops else np.nan
+            if np.isfinite(top) and top > 60:
+                ax.set_yscale("log")
+                ax.set_ylim(0.8, top * 1.5)
         ax.axhline(0, color="black", lw=0.5)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
     handles, texts = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, texts, frameon=False, loc="upper right", ncol=2)
+    fig.legend(handles, texts, frameon=False, loc="upper right", ncol=len(settings))
     if title:
         fig.suptitle(title, x=0.02, ha="left")
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    bottom = 0.0
+    if footer:
+        fig.text(0.01, 0.005, footer, fontsize=6.5, ha="left", va="bottom", wrap=True, color="0.3")
+        bottom = 0.05
+    fig.tight_layout(rect=(0, bottom, 1, 0.95))
     return fig
 
 
@@ -225,8 +273,8 @@ def table3_2(folds, *, labels=None):
     return pd.DataFrame(rows)
 
 
-def table3_2_markdown(table):
-    """Table 3.2 as Markdown: 'Algorithm | Fold decrease (this run) | Thesis'."""
+def table3_2_markdown(table, note=""):
+    """Table 3.2 as Markdown: 'Algorithm | Fold decrease (this run) | Thesis', and a note line under it."""
     lines = ["| Algorithm | Fold decrease (this run) | Thesis | pairs | CV s | KTA s |", "| --- | --- | --- | --- | --- | --- |"]
     for r in table.itertuples(index=False):
         thesis = "" if np.isnan(r.thesis_mean) else f"{r.thesis_mean:.2f} ± {r.thesis_sd:.2f}"
@@ -234,4 +282,6 @@ def table3_2_markdown(table):
             f"| {r.label} | {r.fold_decrease_mean:.2f} ± {r.fold_decrease_sd:.2f} | {thesis} | {r.n_pairs} | "
             f"{r.seconds_cv_mean:.2f} | {r.seconds_kta_mean:.2f} |"
         )
+    if note:
+        lines += ["", note]
     return "\n".join(lines) + "\n"

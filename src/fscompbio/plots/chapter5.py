@@ -44,6 +44,7 @@ _SHORT_LABELS = {
     "pwm": "weight\nmatrix",
     "pwm_prior": "weight matrix\n+ position\nprior",
     "onehot_svm": "one-hot +\nSVM",
+    "original_combined": "original + SVM,\nweight matrix\n& prior",
 }
 _PROTOCOL_LABELS = {"paper": "paper protocol (balanced)", "adequate": "all positives + r x negatives"}
 _CV_LABELS = {"random": "random CV", "homology": "homology-aware CV"}

@@ -10,6 +10,7 @@ _EXPORTS = {
     "NadarayaWatsonRegressor": "._nadaraya_watson",
     "GaussianSVC": "._svm",
     "PositionWeightMatrix": "._pwm",
+    "CombinedSiteScorer": "._combination",
     "SelectThenSVM": "._pipelines",
     "RandSelMKL": "._pipelines",
     "CleavageSiteModel": "._cleavage_model",

@@ -18,6 +18,7 @@ __all__ = ["CleavageSiteModel", "describe_fitted", "write_predictions", "MODEL_F
 
 #: the tag and version stored with a saved model
 MODEL_FORMAT = ("fscompbio-cleavage-model", 1)
+_REPRESENTATIONS = ("scales", "sf", "onehot", "codes", "codes_position", "scales_codes_position")
 
 
 def describe_fitted(model):
@@ -37,6 +38,10 @@ def describe_fitted(model):
         ``selector_support_size``, ``mkl_feature_set_sizes``, ``mkl_nu``.
     """
     info = {}
+    if hasattr(model, "weights_") and hasattr(model, "base_"):  # CombinedSiteScorer: its SVM, and the weights
+        info["combination_weights"] = [float(w) for w in model.weights_]
+        info["n_holdout_sequences"] = int(model.holdout_groups_.size)
+        model = model.base_
     svm = getattr(model, "svm_", model)
     if hasattr(model, "support_") and hasattr(model, "svm_"):
         info["n_features"] = int(model.support_.size)
@@ -68,7 +73,7 @@ class CleavageSiteModel:
     estimator : fitted estimator
         Scores windows (``decision_function``), e.g. a fitted approach of
         :func:`fscompbio.evaluation.make_approach`.
-    representation : {"scales", "sf", "onehot", "codes", "codes_position"}
+    representation : {"scales", "sf", "onehot", "codes", "codes_position", "scales_codes_position"}
         The estimator's input (:data:`fscompbio.evaluation.APPROACH_REPRESENTATION`).
     scales : pandas.DataFrame, default=None
         The amino-acid scale table (:func:`fscompbio.sequences.load_aa_scales`);
@@ -89,10 +94,9 @@ class CleavageSiteModel:
 
     def __init__(self, estimator, *, representation, scales=None, sparse_filter=None, prefix=50, before=9, after=2,
                  metadata=None):
-        if representation not in ("scales", "sf", "onehot", "codes", "codes_position"):
-            raise ValueError(f"representation must be one of scales, sf, onehot, codes, codes_position; "
-                             f"got {representation!r}")
-        if representation in ("scales", "sf") and scales is None:
+        if representation not in _REPRESENTATIONS:
+            raise ValueError(f"representation must be one of {', '.join(_REPRESENTATIONS)}; got {representation!r}")
+        if representation in ("scales", "sf", "scales_codes_position") and scales is None:
             raise ValueError(f"representation {representation!r} needs the scale table (scales=...)")
         if representation == "sf" and sparse_filter is None:
             raise ValueError("representation 'sf' needs the fitted sparse filter (sparse_filter=...)")
@@ -114,7 +118,7 @@ class CleavageSiteModel:
 
         codes = residue_codes(windows)
         scales = sf = None
-        if self.representation in ("scales", "sf"):
+        if self.representation in ("scales", "sf", "scales_codes_position"):
             scales = encode_windows(windows, self.scales).astype(np.float32)
             if self.representation == "sf":
                 sf = self.sparse_filter.transform(scales)

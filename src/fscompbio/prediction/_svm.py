@@ -5,6 +5,14 @@ libsvm (``sklearn.svm.SVC``) fits well at ten thousand windows, but its
 of a cleavage-site fold (48 s to score 22,000 windows against 4,000 support
 vectors, against 8 s here, measured on the study's data). :class:`GaussianSVC`
 fits with libsvm and scores with one matrix product per block of windows.
+
+libsvm's cost grows with the number of columns (every kernel entry is a dot
+product). The 648 scale values of a window are a linear function of its 12
+residues (rank 228 after centring), so :class:`GaussianSVC` rotates the
+standardised data onto the span of its training rows first: the Gaussian
+kernel depends on distances only, which the rotation keeps, and libsvm then
+works on 228 columns instead of 648 (2.5x faster fits on the study's windows,
+the same support vectors).
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ from ..kernels import sq_distances
 __all__ = ["GaussianSVC"]
 
 _CHUNK = 4096  # windows per block when scoring (bounds memory to CHUNK x n_support_vectors)
+#: eigenvalues of the centred training Gram matrix below this fraction of the largest are round-off (the data
+#: lie in a lower-dimensional subspace); the squared distance they carry is < 1e-10 of the data's spread
+_RANK_TOL = 1e-10
 
 
 def _scale_gamma(X):
@@ -65,6 +76,12 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         Scale every feature to zero mean and unit variance (training statistics).
     cache_size : float, default=500
         libsvm's kernel cache (MB).
+    reduce_rank : bool, default=True
+        When the standardised training data span fewer dimensions than they
+        have columns (fewer than 90%), work in an orthonormal basis of that
+        span: exact for the Gaussian kernel (distances are kept; a new
+        sample's component outside the span is added to its squared
+        distances), and faster. No effect on full-rank data.
     random_state : int, RandomState instance or None, default=None
         Seeds the inner-CV subsample and folds.
 
@@ -76,9 +93,14 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         ``C``, ``gamma`` (the grid, flattened) and ``mean_auc`` (mean inner-CV
         ROC AUC of each grid point); ``None`` without a search.
     svc_ : sklearn.svm.SVC
-        The fitted libsvm model (on standardised features).
+        The fitted libsvm model (on standardised features, in the basis
+        ``components_`` when that is not ``None``).
+    components_ : ndarray of shape (n_features_in_, rank) or None
+        Orthonormal basis of the span of the centred, standardised training
+        data (``reduce_rank``); ``None`` = the standardised columns themselves.
     support_vectors_, dual_coef_, intercept_ : ndarray
-        Copies used by :meth:`decision_function`.
+        Copies used by :meth:`decision_function` (the support vectors
+        standardised, in the basis ``components_`` when it is not ``None``).
     classes_ : ndarray of shape (2,)
     n_features_in_ : int
 
@@ -111,6 +133,7 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         "tune_max_samples": [Interval(Integral, 4, None, closed="left")],
         "standardize": ["boolean"],
         "cache_size": [Interval(Real, 0, None, closed="neither")],
+        "reduce_rank": ["boolean"],
         "random_state": ["random_state"],
     }
 
@@ -126,6 +149,7 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         tune_max_samples=3000,
         standardize=True,
         cache_size=500,
+        reduce_rank=True,
         random_state=None,
     ):
         self.C = C
@@ -137,10 +161,32 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         self.tune_max_samples = tune_max_samples
         self.standardize = standardize
         self.cache_size = cache_size
+        self.reduce_rank = reduce_rank
         self.random_state = random_state
 
     def _transform(self, X):
         return (X - self.mean_) / self.scale_ if self.standardize else X
+
+    def _project(self, Xs):
+        """Coordinates in ``components_`` and the squared norm left outside their span (zeros without a basis)."""
+        if self.components_ is None:
+            return Xs, np.zeros(Xs.shape[0])
+        Xc = Xs - self.center_
+        Z = Xc @ self.components_
+        outside = np.maximum(np.einsum("ij,ij->i", Xc, Xc) - np.einsum("ij,ij->i", Z, Z), 0.0)
+        return Z, outside
+
+    def _fit_basis(self, Xs):
+        """``components_`` (and ``center_``) when the training data span < 90% of their columns."""
+        self.components_, self.center_ = None, None
+        if not self.reduce_rank or Xs.shape[1] < 2:
+            return
+        center = Xs.mean(axis=0)
+        Xc = Xs - center
+        evals, evecs = np.linalg.eigh(Xc.T @ Xc)
+        keep = evals > _RANK_TOL * max(float(evals[-1]), np.finfo(float).tiny)
+        if keep.sum() < 0.9 * Xs.shape[1]:
+            self.components_, self.center_ = np.ascontiguousarray(evecs[:, keep][:, ::-1]), center
 
     @staticmethod
     def _grid(values, name):
@@ -181,6 +227,8 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
             self.mean_, self.scale_ = column_scales(X.astype(np.float64))
         Xs = np.asarray(self._transform(X), dtype=np.float64)
         gamma0 = _scale_gamma(Xs) if isinstance(self.gamma, str) else float(self.gamma)
+        self._fit_basis(Xs)
+        Xs = self._project(Xs)[0]  # the same distances in (often far) fewer columns
         self.cv_results_ = None
         C, gamma = float(self.C), gamma0
         if c_mult.size > 1 or g_mult.size > 1:
@@ -243,14 +291,15 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
         -------
         scores : ndarray of shape (n_samples,)
             > 0 for ``classes_[1]``; equal to ``svc_.decision_function`` of the
-            standardised ``X`` up to round-off.
+            standardised (and projected) ``X`` up to round-off.
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         out = np.empty(X.shape[0])
         for start in range(0, X.shape[0], _CHUNK):
-            Xc = np.asarray(self._transform(X[start : start + _CHUNK]), dtype=np.float64)
+            Xc, outside = self._project(np.asarray(self._transform(X[start : start + _CHUNK]), dtype=np.float64))
             K = sq_distances(Xc, self.support_vectors_)
+            K += outside[:, None]  # a sample's distance to the span adds to every squared distance to it
             K *= -self.gamma_
             np.exp(K, out=K)
             out[start : start + Xc.shape[0]] = K @ self.dual_coef_ + self.intercept_

@@ -24,6 +24,18 @@ logger = logging.getLogger("fscompbio.representation")
 #: sqrt(f^2 + EPS) and inside both l2 norms, exactly as in Ngiam's MATLAB code.
 EPS = 1e-8
 
+#: eigenvalues of X^T X below this fraction of the largest are round-off: the data span fewer dimensions
+_RANK_TOL = 1e-10
+
+
+def _row_span(gram):
+    """Orthonormal basis (d, r) of the span of the data rows when it has < 90% of the d dimensions, else None."""
+    evals, evecs = np.linalg.eigh(gram)
+    keep = evals > _RANK_TOL * max(float(evals[-1]), np.finfo(float).tiny)
+    if keep.sum() >= 0.9 * gram.shape[0]:
+        return None
+    return np.ascontiguousarray(evecs[:, keep][:, ::-1])
+
 
 def _feature_norms(W, gram, n_samples):
     """l2 norm of each soft-absolute feature over the samples, from the Gram matrix.
@@ -136,6 +148,16 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         Samples processed at a time when evaluating the objective: bounds the
         memory to a few (batch_size, n_features) arrays; the result does not
         depend on it beyond floating-point summation order.
+    reduce_rank : bool, default=True
+        When the training samples span fewer dimensions than they have
+        columns (fewer than 90%; the 648 scale values of a window span 228),
+        optimise in an orthonormal basis of that span. Exact: ``W x`` depends
+        only on the component of each filter inside the span, the gradient has
+        no component outside it (so L-BFGS never moves it), and L-BFGS is
+        invariant to the rotation; ``W_`` is reassembled in the input space
+        with the outside components at their initial values, as the full
+        optimisation leaves them. Each iteration then costs ``rank / d`` of the
+        full one (0.35 on the window encodings).
     dtype : {numpy.float32, numpy.float64}, default=numpy.float32
         Precision of the per-sample computations (the two large matrix
         products and the elementwise steps). ``float32`` halves memory and
@@ -161,6 +183,9 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         Objective at the initial ``W`` and after each L-BFGS iteration.
     n_iter_ : int
         Number of L-BFGS iterations run.
+    rank_ : int
+        Dimension of the space the optimisation ran in (``n_features_in_``
+        unless ``reduce_rank`` found a smaller span).
     n_features_in_ : int
         Number of input features seen during fit.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -214,13 +239,16 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "dtype": [Options(type, {np.float32, np.float64})],
+        "reduce_rank": ["boolean"],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, n_features=100, *, max_iter=200, batch_size=4096, dtype=np.float32, random_state=None):
+    def __init__(self, n_features=100, *, max_iter=200, batch_size=4096, reduce_rank=True, dtype=np.float32,
+                 random_state=None):
         self.n_features = n_features
         self.max_iter = max_iter
         self.batch_size = batch_size
+        self.reduce_rank = reduce_rank
         self.dtype = dtype
         self.random_state = random_state
 
@@ -244,9 +272,16 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         n_samples, n_input = X.shape
         W0 = rng.standard_normal((self.n_features, n_input))
         X64 = X.astype(np.float64, copy=False)
-        gram = X64.T @ X64  # (n_input, n_input), fixed during the optimisation
-        Xc = np.ascontiguousarray(X, dtype=self.dtype)
-        shape = W0.shape
+        gram_full = X64.T @ X64  # (n_input, n_input), fixed during the optimisation
+        basis = _row_span(gram_full) if self.reduce_rank else None
+        if basis is None:
+            gram, Xc, W_start = gram_full, np.ascontiguousarray(X, dtype=self.dtype), W0
+        else:  # the same problem in the coordinates of the data's span (class docstring, reduce_rank)
+            gram = basis.T @ gram_full @ basis
+            Xc = np.ascontiguousarray(X64 @ basis, dtype=self.dtype)
+            W_start = W0 @ basis
+        self.rank_ = int(n_input if basis is None else basis.shape[1])
+        shape = W_start.shape
         history = []
 
         def fun(w):
@@ -265,7 +300,7 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
 
         result = minimize(
             fun,
-            W0.ravel(),
+            W_start.ravel(),
             jac=True,
             method="L-BFGS-B",
             callback=callback,
@@ -278,8 +313,9 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        self.W_ = result.x.reshape(shape)
-        self.feature_norms_ = _feature_norms(self.W_, gram, n_samples)[0]
+        W = result.x.reshape(shape)
+        self.W_ = W if basis is None else W0 - (W0 @ basis) @ basis.T + W @ basis.T
+        self.feature_norms_ = _feature_norms(self.W_, gram_full, n_samples)[0]
         self.objective_ = float(result.fun)
         self.objective_history_ = np.asarray(history, dtype=np.float64)
         self.n_iter_ = int(result.nit)
