@@ -26,8 +26,11 @@
 
 Timings are noisy on a shared machine: CPU time is the robust figure (wall time includes waiting for
 other processes). ``--json FILE`` writes every measurement. ``--rules`` restricts the sample to some
-rules (the projection then covers those only). ``--merge FILE ...`` prints the projection of earlier
-``--json`` files together (a later file's stratum replaces an earlier one's) without timing anything.
+rules, or to some strata of a rule (``'ch3_fold[ch3_method=stabsel_lasso,shape=72x7129]'``); the projection
+then covers those only. ``--timeout S`` stops a timed job after S seconds and keeps its time as a lower
+bound (flagged in the projection). ``--merge FILE ...`` prints the projection of earlier ``--json`` files
+together (a later file's stratum replaces an earlier one's) without timing anything: several streams
+(e.g. one per stage, each on one core) are measured apart and projected together.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ import numpy as np
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLED_WILDCARDS = re.compile(r"(^dataset$|fold)")  # drawn within a stratum, not part of its key
+SAMPLED_WILDCARDS = re.compile(r"(dataset$|fold|_first$|_last$)")  # drawn within a stratum, not part of its key
 
 
 def snakemake_cmd(workdir, configfiles, *args):
@@ -109,9 +112,17 @@ def stratum_of(job, shapes=None):
     key = (job["rule"],) + tuple(sorted((k, v) for k, v in job["wildcards"].items()
                                         if not SAMPLED_WILDCARDS.search(k)))
     name = dataset_input(job)
-    if shapes and name in shapes and "dataset" in job["wildcards"]:
+    if shapes and name in shapes:
         key += (("shape", "x".join(map(str, shapes[name]))),)
     return key
+
+
+def parse_rule_filter(spec):
+    """'RULE' or 'RULE[wc=v,...]' (a stratum's own wildcards, or shape=MxN) -> (rule, {wc: v})."""
+    m = re.fullmatch(r"(\w+)(?:\[([^\]]*)\])?", spec.strip())
+    if not m:
+        raise SystemExit(f"--rules {spec!r}: expected RULE or RULE[wildcard=value,...]")
+    return m.group(1), dict(kv.split("=", 1) for kv in m.group(2).split(",")) if m.group(2) else {}
 
 
 def parse_reduce(spec):
@@ -124,6 +135,19 @@ def parse_reduce(spec):
     if not 1 <= len(values) <= 2 or len(set(values)) != len(values) or min(values) <= 0:
         raise SystemExit(f"--reduce {spec!r}: one or two different positive values")
     return m.group(1), wcs, m.group(3).split("."), values
+
+
+def extrapolate(points, full):
+    """A time at the config value ``full`` from (value, time) measurements at smaller values.
+
+    Two points: the line through both (a fixed part plus a part linear in the value), at least the larger
+    measurement (noise can tilt a short line downwards). One point: in proportion.
+    """
+    if len(points) == 2:
+        (v1, t1), (v2, t2) = points
+        return max(t1 + (t2 - t1) / (v2 - v1) * (full - v1), t1, t2)
+    ((v1, t1),) = points
+    return t1 * full / v1
 
 
 def config_value(configfiles, path):
@@ -181,7 +205,8 @@ def main(argv=None):
     ap.add_argument("--per-stratum", type=int, default=1, help="jobs timed per stratum (default 1)")
     ap.add_argument("--threads", type=int, default=1, help="--cores of each timed job (default 1)")
     ap.add_argument("--cores", type=int, default=2, help="cores of the projected run (default 2)")
-    ap.add_argument("--rules", nargs="*", help="time only these rules")
+    ap.add_argument("--rules", nargs="*", metavar="RULE[wc=v,...]",
+                    help="time only these rules (optionally only their strata with these wildcard values or shape=MxN)")
     ap.add_argument("--max-aggregate-inputs", type=int, default=3,
                     help="a job whose inputs need more than this many unbuilt jobs is an aggregate: not timed")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per timed job")
@@ -204,6 +229,7 @@ def main(argv=None):
         report([r for rs in by_stratum.values() for r in rs], args.cores, notes, runs[-1]["threads"])
         return
     reductions = [parse_reduce(spec) for spec in args.reduce]
+    rule_filters = [parse_rule_filter(r) for r in args.rules or []]
     configfiles = [Path(c).resolve() for c in args.configfile]
     workdir = Path(args.workdir).resolve() if args.workdir else Path(tempfile.mkdtemp(prefix="fscompbio-estimate-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -247,7 +273,7 @@ def main(argv=None):
         rng = np.random.default_rng(args.seed)
         sample = []
         for key, members in strata.items():
-            if args.rules and key[0] not in args.rules:
+            if args.rules and not any(r == key[0] and all(kv in key[1:] for kv in w.items()) for r, w in rule_filters):
                 continue
             k = min(args.per_stratum, len(members))
             sample.extend((key, int(i)) for i in rng.choice(members, size=k, replace=False))
@@ -264,6 +290,8 @@ def main(argv=None):
         print(f"snakemake start-up (subtracted): wall {o_wall:.1f} s, CPU {o_cpu:.1f} s, "
               f"peak RSS {max(o[2] for o in overhead):.0f} MB", flush=True)
 
+        timeouts = []  # labels of jobs stopped by --timeout (their time is a lower bound)
+
         def run_timed(job, label, extra_config=None):
             for f in job["output"]:  # a sampled job that an earlier one needed: run it again, timed
                 if (workdir / f).exists():
@@ -272,7 +300,10 @@ def main(argv=None):
             # mtime only: a reduced config must not make Snakemake rerun the (full-config) inputs
             rc, wall, cpu, rss, out = timed(snakemake_cmd(workdir, files, *job["output"], "--cores", str(args.threads),
                                                           "--rerun-triggers", "mtime"), timeout=args.timeout)
-            if rc != 0:
+            if rc == "timeout":  # a lower bound: the job ran at least this long
+                print(f"  timed out after {wall:.0f} s (a lower bound): {label}", flush=True)
+                timeouts.append(label)
+            elif rc != 0:
                 raise SystemExit(f"timed job {label} failed ({rc}):\n{out}")
             return max(wall - o_wall, 0.0), max(cpu - o_cpu, 0.0), rss
 
@@ -288,7 +319,9 @@ def main(argv=None):
                 continue
             if todo:
                 targets = [f for p in todo for f in jobs[p]["output"]]
-                rc, *_, out = timed(snakemake_cmd(workdir, configfiles, *targets, "--cores", str(args.cores)))
+                # mtime only: an input timed with a reduced config (--reduce) is not rebuilt at full size
+                rc, *_, out = timed(snakemake_cmd(workdir, configfiles, *targets, "--cores", str(args.cores),
+                                                  "--rerun-triggers", "mtime"))
                 if rc != 0:
                     raise SystemExit(f"building the inputs of {label} failed:\n{out}")
             red = [r for r in reductions if r[0] == job["rule"]
@@ -306,14 +339,8 @@ def main(argv=None):
                     points.append((v, wall, cpu, rss))
                     print(f"  {wall:8.1f} s wall {cpu:8.1f} s CPU {rss:6.0f} MB  with {'.'.join(path)}={v}: {label}",
                           flush=True)
-                if len(points) == 2:  # the line through both points, at the config's value
-                    (v1, w1, c1, _), (v2, w2, c2, _) = points
-                    # at least the larger measurement (noise can tilt a short line downwards)
-                    wall = max(w1 + (w2 - w1) / (v2 - v1) * (full - v1), w1, w2)
-                    cpu = max(c1 + (c2 - c1) / (v2 - v1) * (full - v1), c1, c2)
-                else:
-                    (v1, wall, cpu, _), = points
-                    wall, cpu = wall * full / v1, cpu * full / v1
+                wall = extrapolate([(p[0], p[1]) for p in points], full)
+                cpu = extrapolate([(p[0], p[2]) for p in points], full)
                 rss = max(p[3] for p in points)
                 entry["reduced"] = {"key": ".".join(path), "value": full, "points": points}
                 tag = f"extrapolated to {'.'.join(path)}={full}"
@@ -321,6 +348,8 @@ def main(argv=None):
                 wall, cpu, rss = run_timed(job, label)
                 tag = ""
             entry.update(wall=wall, cpu=cpu, rss_mb=rss)
+            if label in timeouts:
+                entry["lower_bound"] = True
             results.append(entry)
             print(f"  {wall:8.1f} s wall {cpu:8.1f} s CPU {rss:6.0f} MB  x{len(strata[key]):4d}  {label}"
                   + (f" ({tag})" if tag else ""), flush=True)
@@ -371,6 +400,9 @@ def report(results, cores, env_note, threads):
         tot_wall += st["wall"]
         longest = max(longest, st["longest"])
     print(f"  {'total':42s} {sum(s['jobs'] for s in stages.values()):5d} {tot_cpu / 3600:7.2f} {tot_wall / 3600:12.2f}")
+    bounds = sorted({" ".join(map(str, r["stratum"])) for r in results if r.get("lower_bound")})
+    if bounds:
+        print(f"  lower bounds only (stopped by --timeout), so the totals are too: {'; '.join(bounds)}")
     if skipped:
         print(f"  not timed: {sum(r['n_jobs'] for r in skipped)} aggregate job(s) (summaries, tables, figures): "
               + ", ".join(sorted({r['stratum'][0] for r in skipped})))
