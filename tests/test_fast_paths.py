@@ -6,6 +6,8 @@
 - Stability selection with l1-logistic regression through liblinear's trainer = through
   ``LogisticRegression`` (selection frequencies, binary and one-vs-rest).
 - Spreading the subsamples over processes (``n_jobs``) does not change any result.
+- GaussianSVC on a precomputed Gram matrix = on libsvm's own Gaussian kernel (support vectors, dual
+  coefficients, decision values).
 """
 
 import numpy as np
@@ -123,3 +125,39 @@ def test_l1_logistic_weights_equal_logistic_regression(seed, shape):
     model = _stability._L1Logistic(11 + seed)
     for C in (0.01, 0.1, 1.0, 10.0):
         np.testing.assert_array_equal(model._train(Z, y, C), model._reference(Z, y, C))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(400, 6), (900, 60), (600, 300)])
+def test_gaussian_svc_precomputed_kernel_equals_libsvm_kernel(seed, shape):
+    """GaussianSVC on a precomputed Gram matrix = on libsvm's own Gaussian kernel: the same support vectors,
+    dual coefficients, intercept and decision values (libsvm keeps kernel rows in single precision)."""
+    from fscompbio.prediction import GaussianSVC
+
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    X = rng.normal(size=(m, n))
+    cols = rng.permutation(n)[:3]
+    y = np.where(X[:, cols[0]] * X[:, cols[1]] + 0.5 * X[:, cols[2]] + 0.3 * rng.normal(size=m) > 0.4, 1, 0)
+    Xt = rng.normal(size=(200, n))
+    kw = dict(class_weight="balanced", gamma="scale", C=1.0)
+    fast = GaussianSVC(**kw).fit(X, y)
+    ref = GaussianSVC(**kw, precompute_kernel_mb=0).fit(X, y)
+    assert fast.svc_.kernel == "precomputed" and ref.svc_.kernel == "rbf"
+    np.testing.assert_array_equal(fast.svc_.support_, ref.svc_.support_)
+    np.testing.assert_allclose(fast.dual_coef_, ref.dual_coef_, rtol=1e-7, atol=1e-9)
+    assert fast.intercept_ == pytest.approx(ref.intercept_, rel=1e-7, abs=1e-9)
+    np.testing.assert_allclose(fast.support_vectors_, ref.support_vectors_, rtol=0, atol=0)
+    np.testing.assert_allclose(fast.decision_function(Xt), ref.decision_function(Xt), rtol=1e-7, atol=1e-8)
+    np.testing.assert_array_equal(fast.predict(Xt), ref.predict(Xt))
+
+
+def test_gaussian_gram_is_the_gaussian_kernel():
+    from fscompbio.prediction._svm import _gaussian_gram
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(250, 9)) * rng.uniform(0.1, 3.0, size=9)
+    K = _gaussian_gram(X, 0.05, block=64)  # several row blocks
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    np.testing.assert_allclose(K, np.exp(-0.05 * D2), rtol=1e-12, atol=1e-14)
+    assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0)
