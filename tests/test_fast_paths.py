@@ -161,3 +161,13 @@ def test_gaussian_gram_is_the_gaussian_kernel():
     D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
     np.testing.assert_allclose(K, np.exp(-0.05 * D2), rtol=1e-12, atol=1e-14)
     assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0)
+
+
+@given(st.lists(st.integers(-4, 4), min_size=1, max_size=60), st.integers(1, 8), st.integers(0, 3))
+def test_top_stable_equals_full_stable_argsort(values, k, n_inf):
+    """Column generation's choice of the most violating learners (ties by index, as the full stable sort)."""
+    from fscompbio.prediction._lpboost import _top_stable
+
+    v = np.asarray(values, dtype=float) / 2.0  # many ties
+    v[: min(n_inf, v.size)] = -np.inf  # learners already in the working set
+    np.testing.assert_array_equal(_top_stable(v, k), np.argsort(-v, kind="stable")[:k])

@@ -99,6 +99,20 @@ class PrimalLP:
         return a, float(self.b.value), float(self.rho.value), float(self.problem.value)
 
 
+def _top_stable(values, k):
+    """``np.argsort(-values, kind="stable")[:k]`` without sorting all of ``values``.
+
+    The ``k`` largest values, ties in index order: every entry at least as large as the k-th largest
+    (found by a partition) is a candidate; a stable sort of the candidates, which are in index order,
+    orders them as the full stable sort does.
+    """
+    if values.size <= k:
+        return np.argsort(-values, kind="stable")
+    kth = values[np.argpartition(-values, k - 1)[k - 1]]
+    cand = np.flatnonzero(values >= kth)
+    return cand[np.argsort(-values[cand], kind="stable")][:k]
+
+
 class ColumnGenerationLP:
     """LPBoost's dual LP (eq. 3.3 with cap ``D``) by column generation, with HiGHS warm starts.
 
@@ -197,7 +211,7 @@ class ColumnGenerationLP:
             u, beta = x[:m], x[m]
             viol = self.M @ u - beta
             viol[self.active] = -np.inf  # already constrained (violations there are solver tolerance)
-            order = np.argsort(-viol, kind="stable")[: self.batch]
+            order = _top_stable(viol, self.batch)
             new = order[viol[order] > self.tol]
             if new.size == 0:
                 break
