@@ -171,3 +171,19 @@ def test_top_stable_equals_full_stable_argsort(values, k, n_inf):
     v = np.asarray(values, dtype=float) / 2.0  # many ties
     v[: min(n_inf, v.size)] = -np.inf  # learners already in the working set
     np.testing.assert_array_equal(_top_stable(v, k), np.argsort(-v, kind="stable")[:k])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_column_generation_from_signed_features_equals_from_H(seed):
+    """Stability selection's learners [Z, -Z] given as Z: the same LP, the same weights and optimum."""
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(40, 30))
+    y = np.where(Z[:, 4] - Z[:, 11] + 0.8 * rng.normal(size=40) > 0, 1.0, -1.0)
+    a = ColumnGenerationLP(np.hstack([Z, -Z]), y)
+    b = ColumnGenerationLP(None, y, signed_features=Z)
+    np.testing.assert_array_equal(a.M, b.M)
+    for nu in (1.0, 0.7, 0.3):
+        cap = feasible_cap(y, 1.0 / (nu * 40))
+        (wa, ba), (wb, bb) = a.solve(cap), b.solve(cap)
+        np.testing.assert_array_equal(wa, wb)
+        assert ba == bb

@@ -328,12 +328,12 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
             from ..prediction._lpboost import ColumnGenerationLP, feasible_cap
 
             ms = Zs.shape[0]
-            H = np.hstack([Zs, -Zs])
+            H = np.hstack([Zs, -Zs]) if self.lp_solver == "cvxpy" else None  # the learners: every feature, both signs
             for t in range(Ys.shape[1]):
                 yt = Ys[:, t]
                 if self.lp_solver == "column_generation":
                     # one working set and basis for the whole grid: only the cap changes
-                    solve = ColumnGenerationLP(H, yt).solve
+                    solve = ColumnGenerationLP(None, yt, signed_features=Zs).solve  # H = [Zs, -Zs]
                 else:
                     # cvxpy is imported only when this reference path is used (it is slow to import)
                     from ..prediction._lpboost import PrimalLP
