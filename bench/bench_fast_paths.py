@@ -12,7 +12,9 @@
 
 (c) Stability selection with LPBoost on a real-data shape (an outer training fold of 65 x 7,129, AML/ALL):
     the most violating learners by a partition against a full stable sort of all 14,258 violations per
-    column-generation round (the same choice); with the per-subsample time of all three learners.
+    column-generation round (the same choice); with the per-subsample time of all three learners, and of
+    the lasso by LARS (``lasso_solver="lars"``, the exact path) with how many frequencies differ from
+    coordinate descent's.
 
 Run: ``.venv/bin/python bench/bench_fast_paths.py [--quick]``. Single-threaded BLAS; nothing is written.
 """
@@ -94,10 +96,16 @@ def bench_real_stability(n_bootstraps):
     t_fast, fast = cpu(lambda: fit("lpboost"))
     same = np.array_equal(ref.stability_scores_, fast.stability_scores_)
     others = {learner: cpu(lambda learner=learner: fit(learner))[0] for learner in ("lasso", "logistic")}
+    t_lars, lars = cpu(lambda: StabilitySelection(n_bootstraps=n_bootstraps, random_state=0, lasso_solver="lars").fit(X, y))
+    cd = fit("lasso")
+    others["lasso by LARS"] = t_lars
+    diff = np.abs(cd.stability_scores_ - lars.stability_scores_)
     print(f"(c) stability selection, 65 x 7129, {n_bootstraps} subsamples: LPBoost with a full sort "
           f"{t_ref:.2f} s, with a partition {t_fast:.2f} s CPU -> {t_ref / t_fast:.1f}x, identical frequencies: "
           f"{same}; per subsample: LPBoost {1e3 * t_fast / n_bootstraps:.0f} ms, "
-          + ", ".join(f"{k} {1e3 * v / n_bootstraps:.0f} ms" for k, v in others.items()))
+          + ", ".join(f"{k} {1e3 * v / n_bootstraps:.0f} ms" for k, v in others.items())
+          + f"; lasso by LARS against coordinate descent: {np.count_nonzero(diff)} of {diff.size} frequencies differ, "
+          f"by at most {diff.max():.3f}")
 
 
 def main(argv=None):

@@ -187,3 +187,45 @@ def test_column_generation_from_signed_features_equals_from_H(seed):
         (wa, ba), (wb, bb) = a.solve(cap), b.solve(cap)
         np.testing.assert_array_equal(wa, wb)
         assert ba == bb
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(60, 20), (30, 120)])
+def test_lars_supports_are_the_lasso_supports(seed, shape):
+    """The supports read off the LARS-lasso path = those of the lasso solved to a very tight duality gap."""
+    import warnings
+
+    from sklearn.linear_model import Lasso
+
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    Z = (Z - Z.mean(0)) / Z.std(0)
+    cols = rng.permutation(n)[:4]
+    y = Z[:, cols] @ np.array([1.0, -0.8, 0.6, 0.4]) + 0.7 * rng.normal(size=m)
+    y -= y.mean()
+    alphas = np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+    got = _stability._lars_supports(Z, y, alphas)
+    for i, a in enumerate(alphas):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            w = Lasso(alpha=a, fit_intercept=False, tol=1e-14, max_iter=200_000).fit(Z, y).coef_
+        np.testing.assert_array_equal(got[i], np.abs(w) > 1e-9)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_stability_lasso_lars_close_to_coordinate_descent(seed):
+    """lasso_solver="lars" (exact lasso) against coordinate descent: the same frequencies up to a few
+    subsamples, the planted features on top (columns permuted)."""
+    rng = np.random.default_rng(seed)
+    m, n = 100, 400
+    X = rng.normal(size=(m, n))
+    relevant = rng.permutation(n)[:3]
+    y = (X[:, relevant] @ np.array([1.0, -1.0, 0.8]) + 0.2 * rng.normal(size=m) > 0).astype(int)
+    kw = dict(n_bootstraps=40, random_state=seed)
+    cd = StabilitySelection(**kw).fit(X, y)
+    lars = StabilitySelection(**kw, lasso_solver="lars").fit(X, y)
+    assert np.abs(cd.stability_scores_ - lars.stability_scores_).max() <= 3 / 40
+    assert np.mean(cd.stability_scores_ != lars.stability_scores_) < 0.01
+    for sel in (cd, lars):
+        assert set(relevant) <= set(np.argsort(sel.ranking_, kind="stable")[:5])
