@@ -27,7 +27,8 @@ rule mc_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        "results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
+        result="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
+        timing="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.timing.json",
     log:
         "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
     conda:

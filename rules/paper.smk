@@ -19,7 +19,8 @@ rule paper_tableP_2_method:
     input:
         "results/datasets/{p2_dataset}.npz",
     output:
-        "results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
+        result="results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
+        timing="results/paper/tableP_2/{p2_dataset}/{p2_method}.timing.json",
     log:
         "logs/paper/tableP_2/{p2_dataset}/{p2_method}.log",
     conda:

@@ -16,7 +16,8 @@ wildcard_constraints:
 
 rule reg_recovery:
     output:
-        "results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
+        result="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
+        timing="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.timing.json",
     log:
         "logs/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.log",
     conda:
