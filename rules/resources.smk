@@ -6,13 +6,14 @@
 # How the numbers were measured (README, "Run on a cluster"): the quick workflow (config.yaml, --cores 2)
 # and a sample of the thesis config's per-fold jobs at reduced selector sizes (one outer fold of each
 # chapter-3/4 method on xor, 300 x 200, and prostate_ge, 102 x 5,966; 100 bootstraps, 300 randSel
-# subsets), on a 2-core machine shared with other engineers (load 2-5). Wall times come from the jobs'
-# *.timing.json files and Snakemake's benchmark files; peak memory from the benchmark files' max_rss
-# and from sampling every job's resident memory (/proc) during the quick run. Chapter 5 at the thesis
-# scale: report/chapter5_measurements.md. Wall times on a loaded machine are upper bounds; a job asks
-# for RUNTIME_MARGIN x the expected time (a slower CPU, a busy node), at least RUNTIME_MIN minutes,
-# and for MEM_MARGIN x its peak memory, at least MEM_MIN_MB. A retried job (the profiles' retries: 1)
-# asks for `attempt` times as much of both.
+# subsets), on a 2-core machine shared with other engineers (load 2-5, so a job got 13-30% of a core:
+# CPU time, not wall time, is the measure). CPU time and peak memory of the fold jobs come from
+# Snakemake's benchmark files, the split into selector fit, KTA and nested CV from their *.timing.json;
+# those of every other job from sampling its processes (/proc) during the quick run. Chapter 5 at the
+# thesis scale: report/chapter5_measurements.md (wall times on a loaded machine, upper bounds). The
+# models below are above every measured job; a job asks for RUNTIME_MARGIN x the modelled time (a
+# slower CPU, a busy node), at least RUNTIME_MIN minutes, and for MEM_MARGIN x its modelled peak
+# memory, at least MEM_MIN_MB. A retried job (the profiles' retries: 1) asks for `attempt` times both.
 import csv
 import functools
 import gzip
@@ -29,7 +30,7 @@ LOCAL_RUNTIME = 10
 
 
 def runtime_minutes(seconds, attempt=1):
-    """SLURM run time (minutes) for a job expected to take ``seconds`` (wall, one core)."""
+    """SLURM run time (minutes) for a job expected to take ``seconds`` of CPU on its core(s)."""
     return attempt * max(RUNTIME_MIN, math.ceil(RUNTIME_MARGIN * seconds / 60))
 
 
@@ -76,7 +77,9 @@ def _selector_settings(method, items):
 
 def selector_work(method, params, m, n):
     """Work of one selector fit on m x n, in units of a unit-size fit on 270 x 200 (see FIT_SECONDS)."""
-    p = _selector_settings(method, tuple(sorted((k, repr(v) if isinstance(v, list) else v) for k, v in params.items())))
+    p = _selector_settings(
+        method, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+    )
     mn = (m / REF_M) * (n / REF_N)  # linear models: one pass over the data
     m2n = max(m / REF_M, (m / REF_M) ** 2) * (n / REF_N)  # kernel methods: m x m kernels per feature
     if method == "stabsel_lpboost":  # column generation: LPs over a working set of features
@@ -130,7 +133,7 @@ def fit_seconds(method, params, m, n):
 
 
 def fold_seconds(section, dataset, method, n_folds):
-    """Expected wall seconds of one fold job: ``n_folds`` outer folds of ``method`` on ``dataset``."""
+    """Modelled CPU seconds of one fold job: ``n_folds`` outer folds of ``method`` on ``dataset``."""
     cfg = config[section]
     m_all, n_all = dataset_shape(dataset)
     m = m_all * (cfg["outer_folds"] - 1) / cfg["outer_folds"]
@@ -220,11 +223,19 @@ def ch5_approach_factor(approach):
     return 1.0
 
 
+def ch5_train_mb(share, sf):
+    """Three float64 copies of a training set of ``share`` x the windows (on sparse filtering, or the 648 values)."""
+    n_features = config["chapter5"]["representation"]["n_features"] if sf else 648
+    return 3 * share * ch5_windows() * n_features * 8 / 2**20
+
+
 def ch5_predict_cost(approach):
+    """One fold of table P1 (quick: 2-8 s CPU, 180-380 MB per fold)."""
     seconds = CH5_PREDICT_SECONDS.get(approach, max(CH5_PREDICT_SECONDS.values()))
     seconds *= ch5_scale() * max(1.0, ch5_approach_factor(approach))
-    train_mb = 0.9 * ch5_windows() * 8 * (1500 if approach in CH5_SF_APPROACHES else 648) / 2**20 / 6
-    return seconds, CH5_BASE_MB + ch5_data_mb(approach in CH5_SF_APPROACHES) + 3 * train_mb
+    sf = approach in CH5_SF_APPROACHES
+    # the adequate protocol trains on every positive (1 window in 39) and 5x as many negatives
+    return seconds, CH5_BASE_MB + ch5_data_mb(sf) + ch5_train_mb(6 / 39, sf)
 
 
 def ch5_sparse_filtering_cost():
@@ -236,7 +247,7 @@ def ch5_sparse_filtering_cost():
 
 
 # --------------------------------------------------------------------------
-# the cost of every cluster job, (wall seconds, peak MB), from its wildcards
+# the cost of every cluster job, (CPU seconds, peak MB), from its wildcards
 # --------------------------------------------------------------------------
 def _known_params(method, settings):
     """The entries of ``settings`` that are parameters of ``method``'s selector."""
@@ -334,12 +345,18 @@ COSTS = {
     "ch5_homology": lambda wc: (120 * max(ch5_scale(), ch5_scale() ** 2), CH5_BASE_MB + ch5_data_mb(False)),
     "ch5_sparse_filtering": lambda wc: ch5_sparse_filtering_cost(),
     "ch5_predict": lambda wc: ch5_predict_cost(wc.approach),
+    # the largest training set of a learning curve: every positive and 10x as many negatives
     "ch5_learning_curve": lambda wc: (
         CH5_LEARNING_CURVE_SECONDS * ch5_scale(),
-        CH5_BASE_MB + ch5_data_mb(wc.representation == "sf") + 0.9 * ch5_windows() * 8 * 1500 / 2**20 / 2,
+        CH5_BASE_MB + ch5_data_mb(wc.representation == "sf") + ch5_train_mb(11 / 39, wc.representation == "sf"),
     ),
+    # figure 5.4: an SVM on 2 x fig5_4_max_per_class windows; quick (1,000 per class, 200 features) 2.8 s CPU
     "ch5_fig5_4": lambda wc: (
-        600 * (config["chapter5"]["prediction"]["fig5_4_max_per_class"] / 2000) ** 2,
+        10
+        + 3
+        * (config["chapter5"]["prediction"]["fig5_4_max_per_class"] / 1000) ** 2
+        * config["chapter5"]["representation"]["n_features"]
+        / 200,
         CH5_BASE_MB + ch5_data_mb(),
     ),
     "ch5_model": lambda wc: (
