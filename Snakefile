@@ -12,6 +12,7 @@ report: "report/workflow.rst"
 
 
 include: "rules/common.smk"
+include: "rules/resources.smk"
 
 
 wildcard_constraints:
@@ -34,3 +35,4 @@ rule all:
     default_target: True
     input:
         final_outputs(),
+    localrule: True

@@ -28,6 +28,12 @@ rule ch3_fold:
         "logs/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.log",
     benchmark:
         "benchmarks/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.tsv"
+    conda:
+        "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch3_fold"),
+        runtime=runtime_of("ch3_fold"),
     params:
         method=lambda wc: wc.ch3_method,
         selector=lambda wc: selector_params("chapter3", wc.ch3_method, wc.dataset),
@@ -50,8 +56,6 @@ rule ch3_fold:
             derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, str(f), "inner")
             for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
         ],
-    conda:
-        "../envs/selection.yaml"
     script:
         "../scripts/ch3_fold.py"
 
@@ -63,10 +67,15 @@ rule ch3_summary:
         "results/chapter3/summary/{dataset}.csv",
     log:
         "logs/chapter3/summary/{dataset}.log",
-    params:
-        dataset=lambda wc: wc.dataset,
+    localrule: True
     conda:
         "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
+    params:
+        dataset=lambda wc: wc.dataset,
     script:
         "../scripts/ch3_summary.py"
 
@@ -84,13 +93,18 @@ for _dataset in CH3["datasets"]:
             report(figure(_fig), caption=panel_caption("chapter3", _dataset), category="Chapter 3"),
         log:
             f"logs/chapter3/{_fig}.log",
+        localrule: True
+        conda:
+            "../envs/figures.yaml"
+        threads: 1
+        resources:
+            mem_mb=LOCAL_MEM_MB,
+            runtime=LOCAL_RUNTIME,
         params:
             dataset=_dataset,
             methods=CH3["methods"],
             model_selection=CH3["model_selection"],
             sizes=run_sizes("chapter3", _dataset),
-        conda:
-            "../envs/figures.yaml"
         script:
             "../scripts/ch3_panels.py"
 
@@ -108,11 +122,16 @@ rule ch3_table3_2:
         md="figures/table3_2.md",
     log:
         "logs/chapter3/table3_2.log",
+    localrule: True
+    conda:
+        "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         methods=[m for m in CH3["methods"] if m != "random"],
         sizes=run_sizes("chapter3"),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/ch3_table3_2.py"
 
@@ -125,11 +144,16 @@ rule ch3_consistency_toy:
         json="results/chapter3/consistency_toy.json",
     log:
         "logs/chapter3/consistency_toy.log",
+    localrule: True
+    conda:
+        "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         settings=CH3["consistency_toy"],
         seed=derive_seed(config["seed"], "chapter3", "consistency_toy"),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/ch3_consistency_toy.py"
 

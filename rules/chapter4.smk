@@ -27,6 +27,12 @@ rule ch4_fold:
         "logs/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.log",
     benchmark:
         "benchmarks/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.tsv"
+    conda:
+        "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch4_fold"),
+        runtime=runtime_of("ch4_fold"),
     params:
         method=lambda wc: wc.ch4_method,
         selector=lambda wc: selector_params("chapter4", wc.ch4_method, wc.dataset),
@@ -49,8 +55,6 @@ rule ch4_fold:
             derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, str(f), "inner")
             for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
         ],
-    conda:
-        "../envs/selection.yaml"
     script:
         "../scripts/ch3_fold.py"
 
@@ -62,10 +66,15 @@ rule ch4_summary:
         "results/chapter4/summary/{dataset}.csv",
     log:
         "logs/chapter4/summary/{dataset}.log",
-    params:
-        dataset=lambda wc: wc.dataset,
+    localrule: True
     conda:
         "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
+    params:
+        dataset=lambda wc: wc.dataset,
     script:
         "../scripts/ch3_summary.py"
 
@@ -83,13 +92,18 @@ for _dataset in CH4["datasets"]:
             report(figure(_fig), caption=panel_caption("chapter4", _dataset), category="Chapter 4"),
         log:
             f"logs/chapter4/{_fig}.log",
+        localrule: True
+        conda:
+            "../envs/figures.yaml"
+        threads: 1
+        resources:
+            mem_mb=LOCAL_MEM_MB,
+            runtime=LOCAL_RUNTIME,
         params:
             dataset=_dataset,
             methods=CH4["methods"],
             model_selection=CH4["model_selection"],
             sizes=run_sizes("chapter4", _dataset),
-        conda:
-            "../envs/figures.yaml"
         script:
             "../scripts/ch3_panels.py"
 
@@ -101,11 +115,15 @@ rule ch4_randsel_history:
         "results/chapter4/randsel_history.npz",
     log:
         "logs/chapter4/randsel_history.log",
+    conda:
+        "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch4_randsel_history"),
+        runtime=runtime_of("ch4_randsel_history"),
     params:
         settings=CH4["fig4_3"],
         seed=derive_seed(config["seed"], "chapter4", "fig4_3"),
-    conda:
-        "../envs/selection.yaml"
     script:
         "../scripts/ch4_randsel_history.py"
 
@@ -117,10 +135,15 @@ rule ch4_fig4_3:
         report(figure("fig4_3"), caption="../report/fig4_3.rst", category="Chapter 4"),
     log:
         "logs/chapter4/fig4_3.log",
-    params:
-        title=f"randSel on {CH4['fig4_3']['dataset']}",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
+    params:
+        title=f"randSel on {CH4['fig4_3']['dataset']}",
     script:
         "../scripts/ch4_fig4_3.py"
 
@@ -132,11 +155,15 @@ rule ch4_expected_contributions:
         "results/chapter4/expected_contributions.npz",
     log:
         "logs/chapter4/expected_contributions.log",
+    conda:
+        "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch4_expected_contributions"),
+        runtime=runtime_of("ch4_expected_contributions"),
     params:
         settings=CH4["figP_1"],
         seed=derive_seed(config["seed"], "chapter4", "figP_1"),
-    conda:
-        "../envs/selection.yaml"
     script:
         "../scripts/ch4_expected_contributions.py"
 
@@ -148,8 +175,13 @@ rule ch4_figP_1:
         report(figure("figP_1"), caption="../report/figP_1.rst", category="Chapter 4"),
     log:
         "logs/chapter4/figP_1.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     script:
         "../scripts/ch4_figP_1.py"
 

@@ -25,13 +25,11 @@ CH5_SF_APPROACHES = ["stability", "rfe", "randsel", "randsel_linear", "randsel_m
 # first target position of a window (1-based): the position prior codes positions from here
 CH5_FIRST_TARGET = config["chapter5"]["data"]["before"] + 1
 # which configuration made a figure, with its sizes (printed in the figures and tables)
-CH5_CONFIG_LABEL = (
-    "{} config: {} sequences, {}-fold CV, sparse filtering {} features".format(
-        "quick" if config["chapter5"]["data"]["n_sequences"] is not None else "thesis",
-        config["chapter5"]["data"]["n_sequences"] or "all",
-        CH5_PRED["n_folds"],
-        config["chapter5"]["representation"]["n_features"],
-    )
+CH5_CONFIG_LABEL = "{} config: {} sequences, {}-fold CV, sparse filtering {} features".format(
+    "quick" if config["chapter5"]["data"]["n_sequences"] is not None else "thesis",
+    config["chapter5"]["data"]["n_sequences"] or "all",
+    CH5_PRED["n_folds"],
+    config["chapter5"]["representation"]["n_features"],
 )
 
 
@@ -77,14 +75,8 @@ CH5_APPROACH_PARAMS = {
 rule ch5_predict:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (
-            "results/representation/sparse_filtering.npz"
-            if wc.approach in CH5_SF_APPROACHES
-            else []
-        ),
-        homology=lambda wc: (
-            "results/peptides/homology.npz" if wc.cv == "homology" else []
-        ),
+        sf=lambda wc: ("results/representation/sparse_filtering.npz" if wc.approach in CH5_SF_APPROACHES else []),
+        homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
     output:
         npz="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.npz",
         json="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.json",
@@ -94,6 +86,9 @@ rule ch5_predict:
     conda:
         "../envs/prediction.yaml"
     threads: 1
+    resources:
+        mem_mb=mem_of("ch5_predict"),
+        runtime=runtime_of("ch5_predict"),
     params:
         approach=lambda wc: wc.approach,
         cv=lambda wc: wc.cv,
@@ -104,9 +99,7 @@ rule ch5_predict:
         # one fold split per CV scheme, shared by every approach and protocol
         folds_seed=lambda wc: derive_seed(config["seed"], "chapter5", "folds", wc.cv),
         # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
-        seed=lambda wc: derive_seed(
-            config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold
-        ),
+        seed=lambda wc: derive_seed(config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold),
     script:
         "../scripts/ch5_predict_fold.py"
 
@@ -118,15 +111,18 @@ rule ch5_table_P1:
         sf="results/representation/sparse_filtering.json",
         homology="results/peptides/homology.json",
     output:
-        csv=report(
-            "figures/table_P1.csv", caption=caption("table_P1"), category="Chapter 5"
-        ),
+        csv=report("figures/table_P1.csv", caption=caption("table_P1"), category="Chapter 5"),
         md="figures/table_P1.md",
         timing="results/chapter5/table_P1.timing.csv",
     log:
         "logs/chapter5/table_P1.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         config_label=CH5_CONFIG_LABEL,
     script:
@@ -140,8 +136,13 @@ rule ch5_fig5_3:
         report(figure("fig5_3"), caption=caption("fig5_3"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_3.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         windows_per_sequence=39,
         config_label=CH5_CONFIG_LABEL,
@@ -152,11 +153,7 @@ rule ch5_fig5_3:
 rule ch5_learning_curve:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (
-            "results/representation/sparse_filtering.npz"
-            if wc.representation == "sf"
-            else []
-        ),
+        sf=lambda wc: ("results/representation/sparse_filtering.npz" if wc.representation == "sf" else []),
     output:
         json="results/chapter5/learning_curve/{representation}/fold{fold}.json",
         timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
@@ -165,6 +162,9 @@ rule ch5_learning_curve:
     conda:
         "../envs/prediction.yaml"
     threads: 1
+    resources:
+        mem_mb=mem_of("ch5_learning_curve"),
+        runtime=runtime_of("ch5_learning_curve"),
     params:
         n_folds=CH5_LC["n_folds"],
         per_class=CH5_LC["per_class"],
@@ -172,9 +172,7 @@ rule ch5_learning_curve:
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
         folds_seed=derive_seed(config["seed"], "chapter5", "learning_curve_folds"),
-        seed=lambda wc: derive_seed(
-            config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold
-        ),
+        seed=lambda wc: derive_seed(config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold),
     script:
         "../scripts/ch5_learning_curve.py"
 
@@ -191,8 +189,13 @@ rule ch5_fig5_5:
         csv="figures/fig5_5.csv",
     log:
         "logs/chapter5/fig5_5.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         config_label=CH5_CONFIG_LABEL,
     script:
@@ -209,6 +212,10 @@ rule ch5_fig5_4:
         "logs/chapter5/fig5_4.log",
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch5_fig5_4"),
+        runtime=runtime_of("ch5_fig5_4"),
     params:
         max_per_class=CH5_PRED["fig5_4_max_per_class"],
         C=CH5_PRED["svm"]["C"],
@@ -223,8 +230,13 @@ rule ch5_fig5_1:
         report(figure("fig5_1"), caption=caption("fig5_1"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_1.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         kind="architecture",
     script:
@@ -239,8 +251,13 @@ rule ch5_fig5_2:
         report(figure("fig5_2"), caption=caption("fig5_2"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_2.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         kind="representation",
         before=config["chapter5"]["data"]["before"],
@@ -261,8 +278,13 @@ rule ch5_workflow_graph:
         ),
     log:
         "logs/chapter5/workflow_rulegraph.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         snakefile=lambda wildcards, input: input[0],
     script:
@@ -286,6 +308,9 @@ rule ch5_model:
     conda:
         "../envs/prediction.yaml"
     threads: 1
+    resources:
+        mem_mb=mem_of("ch5_model"),
+        runtime=runtime_of("ch5_model"),
     params:
         approach_params=CH5_APPROACH_PARAMS,
         protocols=CH5_PRED["protocols"],

@@ -9,11 +9,16 @@ rule dataset:
         "results/datasets/{dataset}.npz",
     log:
         "logs/datasets/{dataset}.log",
+    localrule: True
+    conda:
+        "../envs/datasets.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         seed=lambda wc: derive_seed(config["seed"], "dataset", wc.dataset),
         csv=lambda wc: config["datasets"]["csv"].get(wc.dataset),
-    conda:
-        "../envs/datasets.yaml"
     script:
         "../scripts/make_dataset.py"
 

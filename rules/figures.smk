@@ -18,8 +18,13 @@ rule table3_1:
         md="figures/table3_1.md",
     log:
         "logs/figures/table3_1.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     script:
         "../scripts/table3_1.py"
 
@@ -27,7 +32,9 @@ rule table3_1:
 # the real tasks of chapters 3 and 4 (datasets.csv entries used there)
 REAL_TASKS = [
     d
-    for d in dict.fromkeys(config.get("chapter3", {}).get("datasets", []) + config.get("chapter4", {}).get("datasets", []))
+    for d in dict.fromkeys(
+        config.get("chapter3", {}).get("datasets", []) + config.get("chapter4", {}).get("datasets", [])
+    )
     if d in config["datasets"]["csv"]
 ]
 
@@ -41,12 +48,17 @@ rule table_A2:
         md="figures/table_A2.md",
     log:
         "logs/figures/table_A2.log",
+    localrule: True
+    conda:
+        "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         names=REAL_TASKS,
         csv={d: config["datasets"]["csv"][d] for d in REAL_TASKS},
         paths={d: repo_path(config["datasets"]["csv"][d]["path"]) for d in REAL_TASKS},
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/table_A2.py"
 
@@ -58,10 +70,15 @@ rule fig2_1:
         report(figure("fig2_1"), caption="../report/fig2_1.rst", category="Chapter 2"),
     log:
         "logs/figures/fig2_1.log",
-    params:
-        settings=config["spine"]["fig2_1"],
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
+    params:
+        settings=config["spine"]["fig2_1"],
     script:
         "../scripts/fig2_1.py"
 
@@ -73,11 +90,16 @@ rule fig3_1:
         report(figure("fig3_1"), caption="../report/fig3_1.rst", category="Chapter 3"),
     log:
         "logs/figures/fig3_1.log",
+    localrule: True
+    conda:
+        "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         settings=config["spine"]["fig3_1"],
         seed=derive_seed(config["seed"], "fig3_1"),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/fig3_1.py"
 
@@ -87,8 +109,13 @@ rule fig3_2:
         report(figure("fig3_2"), caption="../report/fig3_2.rst", category="Chapter 3"),
     log:
         "logs/figures/fig3_2.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     script:
         "../scripts/fig3_2.py"
 
@@ -99,11 +126,16 @@ rule fig4_1:
         json="results/spine/fig4_1.json",
     log:
         "logs/figures/fig4_1.log",
+    localrule: True
+    conda:
+        "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         settings=config["spine"]["fig4_1"],
         seed=derive_seed(config["seed"], "fig4_1"),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/fig4_1.py"
 
@@ -113,11 +145,16 @@ rule fig4_2:
         report(figure("fig4_2"), caption="../report/fig4_2.rst", category="Chapter 4"),
     log:
         "logs/figures/fig4_2.log",
+    localrule: True
+    conda:
+        "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         settings=config["spine"]["fig4_2"],
         seed=derive_seed(config["seed"], "fig4_2"),
-    conda:
-        "../envs/figures.yaml"
     script:
         "../scripts/fig4_2.py"
 

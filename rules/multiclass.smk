@@ -27,11 +27,16 @@ rule mc_fold:
     input:
         "results/datasets/{dataset}.npz",
     output:
-        "results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
+        result="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
+        timing="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.timing.json",
     log:
         "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
     conda:
         "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("mc_fold"),
+        runtime=runtime_of("mc_fold"),
     params:
         method=lambda wc: wc.mc_method,
         model_selection=lambda wc: wc.mc_msel,
@@ -42,15 +47,9 @@ rule mc_fold:
         kta=MC["kta"],
         cv=MC["cv"],
         svm_C=MC["svm_C"],
-        folds_seed=lambda wc: derive_seed(
-            config["seed"], "multiclass", wc.dataset, "outer"
-        ),
-        seed=lambda wc: derive_seed(
-            config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold
-        ),
-        inner_seed=lambda wc: derive_seed(
-            config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"
-        ),
+        folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
+        seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold),
+        inner_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"),
     script:
         "../scripts/mc_fold.py"
 
@@ -59,15 +58,18 @@ rule mc_figM_1:
     input:
         MC_FOLDS,
     output:
-        png=report(
-            figure("figM_1"), caption="../report/figM_1.rst", category="Multi-class"
-        ),
+        png=report(figure("figM_1"), caption="../report/figM_1.rst", category="Multi-class"),
         csv="figures/figM_1.csv",
         md="figures/figM_1.md",
     log:
         "logs/multiclass/figM_1.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     script:
         "../scripts/mc_figM_1.py"
 

@@ -19,11 +19,16 @@ rule paper_tableP_2_method:
     input:
         "results/datasets/{p2_dataset}.npz",
     output:
-        "results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
+        result="results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
+        timing="results/paper/tableP_2/{p2_dataset}/{p2_method}.timing.json",
     log:
         "logs/paper/tableP_2/{p2_dataset}/{p2_method}.log",
     conda:
         "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("paper_tableP_2_method"),
+        runtime=runtime_of("paper_tableP_2_method"),
     params:
         method=lambda wc: wc.p2_method,
         selector=lambda wc: TP2["selectors"][wc.p2_method],
@@ -55,8 +60,13 @@ rule paper_tableP_2:
         md="figures/tableP_2.md",
     log:
         "logs/paper/tableP_2.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     script:
         "../scripts/paper_tableP_2.py"
 
@@ -70,6 +80,10 @@ rule paper_randsel_history:
         "logs/paper/figP_2_randsel_history.log",
     conda:
         "../envs/selection.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("paper_randsel_history"),
+        runtime=runtime_of("paper_randsel_history"),
     params:
         settings=PAPER["figP_2"],
         seed=derive_seed(config["seed"], "paper", "figP_2"),
@@ -81,13 +95,16 @@ rule paper_figP_2:
     input:
         "results/paper/figP_2_randsel_history.npz",
     output:
-        report(
-            figure("figP_2"), caption="../report/figP_2.rst", category="randSel paper"
-        ),
+        report(figure("figP_2"), caption="../report/figP_2.rst", category="randSel paper"),
     log:
         "logs/paper/figP_2.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         title=(
             f"randSel on {PAPER['figP_2']['dataset']}: culling "

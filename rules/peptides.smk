@@ -22,6 +22,10 @@ rule ch5_windows:
         "logs/peptides/windows.log",
     conda:
         "../envs/sequences.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch5_windows"),
+        runtime=runtime_of("ch5_windows"),
     params:
         nonstandard=CH5_DATA["nonstandard"],
         n_sequences=CH5_DATA["n_sequences"],
@@ -43,6 +47,10 @@ rule ch5_encode:
         "logs/peptides/encode.log",
     conda:
         "../envs/sequences.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch5_encode"),
+        runtime=runtime_of("ch5_encode"),
     params:
         before=CH5_DATA["before"],
         after=CH5_DATA["after"],
@@ -60,6 +68,10 @@ rule ch5_homology:
         "logs/peptides/homology.log",
     conda:
         "../envs/sequences.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch5_homology"),
+        runtime=runtime_of("ch5_homology"),
     params:
         identity=config["chapter5"]["homology"]["identity"],
         max_shift=config["chapter5"]["homology"]["max_shift"],

@@ -16,11 +16,16 @@ wildcard_constraints:
 
 rule reg_recovery:
     output:
-        "results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
+        result="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
+        timing="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.timing.json",
     log:
         "logs/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.log",
     conda:
         "../envs/regression.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("reg_recovery"),
+        runtime=runtime_of("reg_recovery"),
     params:
         dataset=lambda wc: wc.reg_dataset,
         method=lambda wc: wc.reg_method,
@@ -43,15 +48,18 @@ rule reg_figR_2:
             n=REG["sample_sizes"],
         ),
     output:
-        png=report(
-            figure("figR_2"), caption="../report/figR_2.rst", category="Regression"
-        ),
+        png=report(figure("figR_2"), caption="../report/figR_2.rst", category="Regression"),
         csv="figures/figR_2.csv",
         md="figures/figR_2.md",
     log:
         "logs/regression/figR_2.log",
+    localrule: True
     conda:
         "../envs/figures.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     params:
         n_irrelevant=REG["n_irrelevant"],
     script:

@@ -20,6 +20,9 @@ rule ch5_sparse_filtering:
     conda:
         "../envs/sequences.yaml"
     threads: 2
+    resources:
+        mem_mb=mem_of("ch5_sparse_filtering"),
+        runtime=runtime_of("ch5_sparse_filtering"),
     params:
         n_features=CH5_REPR["n_features"],
         max_iter=CH5_REPR["max_iter"],

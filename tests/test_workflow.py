@@ -199,18 +199,27 @@ def test_rerun_gives_byte_identical_outputs(workflow_run):
     figures) and compare every output but the wall-clock *.timing.json files."""
     patterns = ["results/chapter3/folds/my_study/*/*.json", "results/chapter3/summary/my_study.csv",
                 "figures/chapter3_my_study.png", "results/datasets/xor.npz", "figures/fig4_2.png",
-                "figures/fig4_1.png", "figures/table3_1.csv"]
+                "figures/fig4_1.png", "figures/table3_1.csv",
+                # the regression, multi-class and randSel-paper stages (their wall-clock times are apart too)
+                "results/regression/recovery/*/*/*.json", "figures/figR_2.csv",
+                "results/multiclass/folds/*/*/*/*.json", "figures/figM_1.csv",
+                "results/paper/tableP_2/*/*.json", "figures/tableP_2.csv"]
     before = _digests(workflow_run, patterns)
     timing = workflow_run / "results/chapter3/folds/my_study/stabsel_lasso/folds0-1.timing.json"
     assert timing.is_file()
     targets = ["figures/chapter3_my_study.png", "results/datasets/xor.npz", "figures/fig4_2.png",
-               "figures/fig4_1.png", "figures/table3_1.csv"]
+               "figures/fig4_1.png", "figures/table3_1.csv", "figures/figR_2.csv", "figures/figM_1.csv",
+               "figures/tableP_2.csv"]
     run = snakemake("--forcerun", "ch3_fold", "ch3_summary", "ch3_chapter3_my_study", "dataset", "fig4_1", "fig4_2",
-                    "table3_1", "--", *targets, cwd=workflow_run, extra=[workflow_run / "my_study.yaml"])
+                    "table3_1", "reg_recovery", "reg_figR_2", "mc_fold", "mc_figM_1", "paper_tableP_2_method",
+                    "paper_tableP_2", "--", *targets, cwd=workflow_run, extra=[workflow_run / "my_study.yaml"])
     assert run.returncode == 0, run.stderr[-3000:]
     assert "ch3_fold" in run.stdout + run.stderr  # the folds really ran again
     after = _digests(workflow_run, patterns)
-    assert len(before) >= 8 and after == before  # 2 fold jobs, summary, figure, 4 spine outputs
+    # 2 fold jobs, summary, figure, 4 spine outputs; 2 + 2 recovery points, 4 multi-class folds, 2 paper methods
+    # and their three tables
+    assert len(before) >= 8 + 13 and after == before
+    assert not [k for k in before if k.endswith(".csv") and "seconds" in (workflow_run / k).read_text()]
 
 
 def test_changed_seed_changes_the_results(workflow_run, tmp_path):
