@@ -3,7 +3,11 @@
 - LPBoost's LP by column generation (HiGHS, warm-started) = the whole LP with cvxpy: objective,
   weights and support, on random problems and caps.
 - Stability selection with LPBoost on the fast path = on the cvxpy path (selection frequencies).
+- Stability selection with l1-logistic regression through liblinear's trainer = through
+  ``LogisticRegression`` (selection frequencies, binary and one-vs-rest).
 - Spreading the subsamples over processes (``n_jobs``) does not change any result.
+- GaussianSVC on a precomputed Gram matrix = on libsvm's own Gaussian kernel (support vectors, dual
+  coefficients, decision values).
 """
 
 import numpy as np
@@ -13,6 +17,7 @@ from hypothesis import strategies as st
 
 from fscompbio.prediction._lpboost import ColumnGenerationLP, PrimalLP, feasible_cap
 from fscompbio.selection import StabilitySelection
+from fscompbio.selection import _stability
 
 
 def _problem(seed, m=50, n=12, noise=0.7):
@@ -87,3 +92,140 @@ def test_stability_n_jobs_does_not_change_results(learner):
     np.testing.assert_array_equal(one.stability_scores_, two.stability_scores_)
     np.testing.assert_array_equal(one.subsamples_, two.subsamples_)
     assert one.q_ == two.q_
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_stability_logistic_fast_path_equals_logistic_regression(seed, n_classes, monkeypatch):
+    rng = np.random.default_rng(seed)
+    m, n = 90, 25
+    X = rng.normal(size=(m, n))
+    relevant = rng.permutation(n)[:3]
+    score = X[:, relevant] @ np.array([1.0, -1.0, 0.7]) + 0.5 * rng.normal(size=m)
+    y = np.digitize(score, np.quantile(score, np.linspace(0, 1, n_classes + 1)[1:-1]))
+    kw = dict(learner="logistic", n_bootstraps=12, random_state=seed)
+    monkeypatch.setattr(_stability._L1Logistic, "_fast", None)
+    fast = StabilitySelection(**kw).fit(X, y)
+    assert _stability._L1Logistic._fast is True  # the private trainer passed its check and was used
+    monkeypatch.setattr(_stability._L1Logistic, "_fast", False)  # LogisticRegression for every fit
+    ref = StabilitySelection(**kw).fit(X, y)
+    np.testing.assert_array_equal(fast.stability_scores_, ref.stability_scores_)
+    np.testing.assert_array_equal(fast.ranking_, ref.ranking_)
+    assert len(set(relevant) & set(np.argsort(-fast.scores_, kind="stable")[:5])) >= 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(70, 30), (135, 200), (40, 300)])  # m > n, chapter 3's half of 270 x 200, n >> m
+def test_l1_logistic_weights_equal_logistic_regression(seed, shape):
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    cols = rng.permutation(n)[:2]
+    y = np.where(Z[:, cols[0]] + Z[:, cols[1]] + rng.normal(size=m) > 0, 1.0, -1.0)
+    model = _stability._L1Logistic(11 + seed)
+    for C in (0.01, 0.1, 1.0, 10.0):
+        np.testing.assert_array_equal(model._train(Z, y, C), model._reference(Z, y, C))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(400, 6), (900, 60), (600, 300)])
+def test_gaussian_svc_precomputed_kernel_equals_libsvm_kernel(seed, shape):
+    """GaussianSVC on a precomputed Gram matrix = on libsvm's own Gaussian kernel: the same support vectors,
+    dual coefficients, intercept and decision values (libsvm keeps kernel rows in single precision)."""
+    from fscompbio.prediction import GaussianSVC
+
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    X = rng.normal(size=(m, n))
+    cols = rng.permutation(n)[:3]
+    y = np.where(X[:, cols[0]] * X[:, cols[1]] + 0.5 * X[:, cols[2]] + 0.3 * rng.normal(size=m) > 0.4, 1, 0)
+    Xt = rng.normal(size=(200, n))
+    kw = dict(class_weight="balanced", gamma="scale", C=1.0)
+    fast = GaussianSVC(**kw).fit(X, y)
+    ref = GaussianSVC(**kw, precompute_kernel_mb=0).fit(X, y)
+    assert fast.svc_.kernel == "precomputed" and ref.svc_.kernel == "rbf"
+    np.testing.assert_array_equal(fast.svc_.support_, ref.svc_.support_)
+    np.testing.assert_allclose(fast.dual_coef_, ref.dual_coef_, rtol=1e-7, atol=1e-9)
+    assert fast.intercept_ == pytest.approx(ref.intercept_, rel=1e-7, abs=1e-9)
+    np.testing.assert_allclose(fast.support_vectors_, ref.support_vectors_, rtol=0, atol=0)
+    np.testing.assert_allclose(fast.decision_function(Xt), ref.decision_function(Xt), rtol=1e-7, atol=1e-8)
+    np.testing.assert_array_equal(fast.predict(Xt), ref.predict(Xt))
+
+
+def test_gaussian_gram_is_the_gaussian_kernel():
+    from fscompbio.prediction._svm import _gaussian_gram
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(250, 9)) * rng.uniform(0.1, 3.0, size=9)
+    K = _gaussian_gram(X, 0.05, block=64)  # several row blocks
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    np.testing.assert_allclose(K, np.exp(-0.05 * D2), rtol=1e-12, atol=1e-14)
+    assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0)
+
+
+@given(st.lists(st.integers(-4, 4), min_size=1, max_size=60), st.integers(1, 8), st.integers(0, 3))
+def test_top_stable_equals_full_stable_argsort(values, k, n_inf):
+    """Column generation's choice of the most violating learners (ties by index, as the full stable sort)."""
+    from fscompbio.prediction._lpboost import _top_stable
+
+    v = np.asarray(values, dtype=float) / 2.0  # many ties
+    v[: min(n_inf, v.size)] = -np.inf  # learners already in the working set
+    np.testing.assert_array_equal(_top_stable(v, k), np.argsort(-v, kind="stable")[:k])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_column_generation_from_signed_features_equals_from_H(seed):
+    """Stability selection's learners [Z, -Z] given as Z: the same LP, the same weights and optimum."""
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(40, 30))
+    y = np.where(Z[:, 4] - Z[:, 11] + 0.8 * rng.normal(size=40) > 0, 1.0, -1.0)
+    a = ColumnGenerationLP(np.hstack([Z, -Z]), y)
+    b = ColumnGenerationLP(None, y, signed_features=Z)
+    np.testing.assert_array_equal(a.M, b.M)
+    for nu in (1.0, 0.7, 0.3):
+        cap = feasible_cap(y, 1.0 / (nu * 40))
+        (wa, ba), (wb, bb) = a.solve(cap), b.solve(cap)
+        np.testing.assert_array_equal(wa, wb)
+        assert ba == bb
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(60, 20), (30, 120)])
+def test_lars_supports_are_the_lasso_supports(seed, shape):
+    """The supports read off the LARS-lasso path = those of the lasso solved to a very tight duality gap."""
+    import warnings
+
+    from sklearn.linear_model import Lasso
+
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    Z = (Z - Z.mean(0)) / Z.std(0)
+    cols = rng.permutation(n)[:4]
+    y = Z[:, cols] @ np.array([1.0, -0.8, 0.6, 0.4]) + 0.7 * rng.normal(size=m)
+    y -= y.mean()
+    alphas = np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+    got = _stability._lars_supports(Z, y, alphas)
+    for i, a in enumerate(alphas):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            w = Lasso(alpha=a, fit_intercept=False, tol=1e-14, max_iter=200_000).fit(Z, y).coef_
+        np.testing.assert_array_equal(got[i], np.abs(w) > 1e-9)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_stability_lasso_lars_close_to_coordinate_descent(seed):
+    """lasso_solver="lars" (exact lasso) against coordinate descent: the same frequencies up to a few
+    subsamples, the planted features on top (columns permuted)."""
+    rng = np.random.default_rng(seed)
+    m, n = 100, 400
+    X = rng.normal(size=(m, n))
+    relevant = rng.permutation(n)[:3]
+    y = (X[:, relevant] @ np.array([1.0, -1.0, 0.8]) + 0.2 * rng.normal(size=m) > 0).astype(int)
+    kw = dict(n_bootstraps=40, random_state=seed)
+    cd = StabilitySelection(**kw).fit(X, y)
+    lars = StabilitySelection(**kw, lasso_solver="lars").fit(X, y)
+    assert np.abs(cd.stability_scores_ - lars.stability_scores_).max() <= 3 / 40
+    assert np.mean(cd.stability_scores_ != lars.stability_scores_) < 0.01
+    for sel in (cd, lars):
+        assert set(relevant) <= set(np.argsort(sel.ranking_, kind="stable")[:5])

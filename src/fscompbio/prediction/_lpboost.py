@@ -99,6 +99,20 @@ class PrimalLP:
         return a, float(self.b.value), float(self.rho.value), float(self.problem.value)
 
 
+def _top_stable(values, k):
+    """``np.argsort(-values, kind="stable")[:k]`` without sorting all of ``values``.
+
+    The ``k`` largest values, ties in index order: every entry at least as large as the k-th largest
+    (found by a partition) is a candidate; a stable sort of the candidates, which are in index order,
+    orders them as the full stable sort does.
+    """
+    if values.size <= k:
+        return np.argsort(-values, kind="stable")
+    kth = values[np.argpartition(-values, k - 1)[k - 1]]
+    cand = np.flatnonzero(values >= kth)
+    return cand[np.argsort(-values[cand], kind="stable")][:k]
+
+
 class ColumnGenerationLP:
     """LPBoost's dual LP (eq. 3.3 with cap ``D``) by column generation, with HiGHS warm starts.
 
@@ -116,13 +130,16 @@ class ColumnGenerationLP:
 
     Parameters
     ----------
-    H : ndarray of shape (m, J)
+    H : ndarray of shape (m, J) or None
         Weak-learner outputs.
     y : ndarray of shape (m,), in {-1, +1}
     tol : float, default=1e-9
         A learner joins when ``y H_j . u - beta > tol``.
     batch : int, default=4
         Up to this many of the most violating learners join per iteration.
+    signed_features : ndarray of shape (m, n) or None
+        With ``H=None``: the learners are the features and their negations,
+        ``H = [Z, -Z]`` (stability selection's), built without forming ``H``.
 
     Notes
     -----
@@ -130,13 +147,18 @@ class ColumnGenerationLP:
     tests compare the two on random problems (objective, weights, support).
     """
 
-    def __init__(self, H, y, *, tol=1e-9, batch=4):
+    def __init__(self, H, y, *, tol=1e-9, batch=4, signed_features=None):
         import highspy
 
-        H = np.asarray(H, dtype=float)
         y = np.asarray(y, dtype=float)
-        m, J = H.shape
-        self.M = np.ascontiguousarray((y[:, None] * H).T)  # (J, m): learner j's row over u
+        if signed_features is not None:
+            # H = [Z, -Z] given as Z: M = [(y Z)', -(y Z)'] without forming H (the same numbers: y (-z) = -(y z))
+            yz = (y[:, None] * np.asarray(signed_features, dtype=float)).T
+            self.M = np.concatenate([yz, -yz])
+        else:
+            H = np.asarray(H, dtype=float)
+            self.M = np.ascontiguousarray((y[:, None] * H).T)  # (J, m): learner j's row over u
+        J, m = self.M.shape
         self.m, self.J = m, J
         self.y = y
         self.tol = float(tol)
@@ -197,7 +219,7 @@ class ColumnGenerationLP:
             u, beta = x[:m], x[m]
             viol = self.M @ u - beta
             viol[self.active] = -np.inf  # already constrained (violations there are solver tolerance)
-            order = np.argsort(-viol, kind="stable")[: self.batch]
+            order = _top_stable(viol, self.batch)
             new = order[viol[order] > self.tol]
             if new.size == 0:
                 break

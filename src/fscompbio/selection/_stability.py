@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from numbers import Integral, Real
 
@@ -9,7 +10,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
-from sklearn.linear_model import LogisticRegression, lasso_path
+from sklearn.linear_model import LogisticRegression, lars_path, lasso_path
 from sklearn.svm import l1_min_c
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils import check_random_state
@@ -21,6 +22,92 @@ from .._scaling import column_scales
 from ._ranking import ranking_from_scores
 
 __all__ = ["StabilitySelection"]
+
+
+@functools.lru_cache(maxsize=64)
+def _liblinear_seed(seed):
+    """liblinear's seed under ``LogisticRegression(random_state=seed)``: ``check_random_state(seed).randint(INT_MAX)``."""
+    return int(check_random_state(seed).randint(np.iinfo("i").max))
+
+
+class _L1Logistic:
+    """Supports of ``LogisticRegression(l1_ratio=1, solver="liblinear", C=C, random_state=seed)``, fast.
+
+    Stability selection fits 5,000 small l1-logistic models per selector fit (1,000 subsamples x 5 values
+    of ``C``); ``LogisticRegression.fit`` spends about two thirds of each (~2 ms on 135 x 200) validating
+    its input and parameters. This calls liblinear's trainer (scikit-learn's ``_liblinear.train_wrap``)
+    with exactly the arguments ``LogisticRegression.fit`` gives it, so the weights are identical. The
+    private entry point is checked once against ``LogisticRegression`` on a small problem; if it is
+    missing, has another signature or gives other weights (another scikit-learn version), the public
+    estimator is used.
+    """
+
+    _fast = None  # None: not checked yet; then True / False
+
+    def __init__(self, seed):
+        self.seed = seed
+        self._liblinear_seed = _liblinear_seed(seed)
+
+    def _reference(self, Z, y, C):
+        clf = LogisticRegression(l1_ratio=1, solver="liblinear", C=C, random_state=self.seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            clf.fit(Z, y)
+        return clf.coef_[0]
+
+    def _train(self, Z, y, C):
+        from sklearn.svm import _liblinear
+
+        # the defaults of LogisticRegression: tol 1e-4, intercept (bias) 1, max_iter 100; labels encoded
+        # 0/1 in sorted order; unit class and sample weights; solver 6 = L1R_LR (l1-regularised primal)
+        y_ind = (y == np.max(y)).astype(np.float64)
+        raw, _ = _liblinear.train_wrap(Z, y_ind, False, 6, 1e-4, 1.0, float(C), np.ones(2), 100,
+                                       self._liblinear_seed, 0.1, np.ones(Z.shape[0]))
+        return raw[0, :-1]
+
+    @classmethod
+    def _check_fast(cls):
+        try:
+            rng = np.random.default_rng(0)
+            Z = rng.normal(size=(40, 12))
+            y = np.where(Z[:, 0] - Z[:, 3] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
+            probe = cls(7)
+            return all(np.array_equal(probe._reference(Z, y, C), probe._train(Z, y, C)) for C in (0.05, 0.3, 2.0))
+        except Exception:  # noqa: BLE001 - any failure of the private path means: use the public one
+            return False
+
+    def coef(self, Z, y, C):
+        """The weights of the fitted model (``coef_[0]``): ``Z`` C-contiguous float64, ``y`` in {-1, +1}."""
+        if _L1Logistic._fast is None:
+            _L1Logistic._fast = self._check_fast()
+        if not _L1Logistic._fast:
+            return self._reference(Z, y, C)
+        return self._train(np.ascontiguousarray(Z, dtype=np.float64), y, C)
+
+
+def _lars_supports(Z, y, alphas):
+    """Supports of the exact lasso solutions at ``alphas`` from the LARS-lasso path (Efron et al. 2004).
+
+    The lasso path is piecewise linear in ``alpha`` between the breakpoints LARS returns (same scaling as
+    :func:`sklearn.linear_model.lasso_path`: ``(1/2m)||y - Zw||^2 + alpha ||w||_1``, no intercept); between
+    two breakpoints the active set is fixed, so a feature is selected there when it is non-zero at either end.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # LARS' collinearity / early-stopping notes on p >> m
+        bp, _, coefs = lars_path(Z, y, method="lasso", alpha_min=float(np.min(alphas)), return_path=True)
+    nz = coefs != 0  # (n, n_breakpoints), breakpoints decreasing
+    out = np.zeros((len(alphas), Z.shape[1]), dtype=bool)
+    for i, a in enumerate(alphas):
+        k = int(np.searchsorted(-bp, -a, side="left"))  # first breakpoint <= a
+        if k < bp.size and bp[k] == a:
+            out[i] = nz[:, k]
+        elif k == 0:
+            out[i] = nz[:, 0]
+        elif k >= bp.size:
+            out[i] = nz[:, -1]
+        else:
+            out[i] = nz[:, k - 1] | nz[:, k]
+    return out
 
 
 def _subsample(rng, y_codes, fraction):
@@ -81,6 +168,14 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         Processes over which the subsamples are spread (joblib; None: 1, or
         the enclosing ``joblib.parallel_config``). The subsamples are drawn
         before they are spread, so the result does not depend on ``n_jobs``.
+    lasso_solver : {"cd", "lars"}, default="cd"
+        How the lasso is solved (``learner="lasso"``). ``"cd"``:
+        :func:`sklearn.linear_model.lasso_path` (coordinate descent to a
+        duality gap of 1e-4). ``"lars"``: the exact solutions read off the
+        LARS-lasso path (Efron et al. 2004; the solver Meinshausen and
+        Buhlmann used), 2-3 times faster when features far outnumber samples
+        (65 x 7,129); the supports differ from coordinate descent's in ~0.3% of
+        the (subsample, grid value, feature) entries, where a weight is near zero.
     lp_solver : {"column_generation", "cvxpy"}, default="column_generation"
         How LPBoost's linear program is solved. ``"column_generation"``:
         :class:`fscompbio.prediction._lpboost.ColumnGenerationLP` (HiGHS, a
@@ -125,6 +220,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         "threshold": [Interval(Real, 0.5, 1, closed="right")],
         "random_state": ["random_state"],
         "n_jobs": [Integral, None],
+        "lasso_solver": [StrOptions({"cd", "lars"})],
         "lp_solver": [StrOptions({"column_generation", "cvxpy"})],
     }
 
@@ -140,6 +236,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         threshold=0.6,
         random_state=None,
         n_jobs=None,
+        lasso_solver="cd",
         lp_solver="column_generation",
     ):
         self.learner = learner
@@ -151,6 +248,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         self.threshold = threshold
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.lasso_solver = lasso_solver
         self.lp_solver = lp_solver
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -252,26 +350,29 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 for t in range(Yc.shape[1]):
-                    _, coefs, _ = lasso_path(Zs, Yc[:, t], alphas=lambdas)
-                    sel |= (coefs != 0).T
+                    if self.lasso_solver == "lars":
+                        sel |= _lars_supports(Zs, Yc[:, t], lambdas)
+                    else:
+                        _, coefs, _ = lasso_path(Zs, Yc[:, t], alphas=lambdas)
+                        sel |= (coefs != 0).T
         elif self.learner == "logistic":
+            model = _L1Logistic(seed)  # LogisticRegression(l1_ratio=1, solver="liblinear", C, random_state=seed)
             for t in range(Ys.shape[1]):  # one-vs-rest for multiclass (liblinear is binary)
+                if np.unique(Ys[:, t]).size < 2:
+                    raise ValueError("This solver needs samples of at least 2 classes in the data, but the data "
+                                     f"contains only one class: {Ys[0, t]!r}")
                 for i, C in enumerate(lambdas):
-                    clf = LogisticRegression(l1_ratio=1, solver="liblinear", C=C, random_state=seed)
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore", ConvergenceWarning)
-                        clf.fit(Zs, Ys[:, t])
-                    sel[i] |= clf.coef_[0] != 0
+                    sel[i] |= model.coef(Zs, Ys[:, t], C) != 0
         else:
             from ..prediction._lpboost import ColumnGenerationLP, feasible_cap
 
             ms = Zs.shape[0]
-            H = np.hstack([Zs, -Zs])
+            H = np.hstack([Zs, -Zs]) if self.lp_solver == "cvxpy" else None  # the learners: every feature, both signs
             for t in range(Ys.shape[1]):
                 yt = Ys[:, t]
                 if self.lp_solver == "column_generation":
                     # one working set and basis for the whole grid: only the cap changes
-                    solve = ColumnGenerationLP(H, yt).solve
+                    solve = ColumnGenerationLP(None, yt, signed_features=Zs).solve  # H = [Zs, -Zs]
                 else:
                     # cvxpy is imported only when this reference path is used (it is slow to import)
                     from ..prediction._lpboost import PrimalLP
