@@ -63,6 +63,8 @@ def plot_multiclass(table):
     axes[1].set_ylim(bottom=1.0)
     axes[1].set_ylabel("selected features")
     axes[1].set_title("Number of selected features")
-    axes[0].legend(frameon=False, fontsize=7, loc="lower left")
-    fig.tight_layout()
+    # below both panels: inside the accuracy panel the legend covered the bars
+    fig.legend(*axes[0].get_legend_handles_labels(), frameon=False, fontsize=8, loc="lower center",
+               ncol=len(methods))
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
