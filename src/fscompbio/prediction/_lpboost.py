@@ -135,8 +135,13 @@ class ColumnGenerationLP:
     y : ndarray of shape (m,), in {-1, +1}
     tol : float, default=1e-9
         A learner joins when ``y H_j . u - beta > tol``.
-    batch : int, default=4
+    batch : int, default=16
         Up to this many of the most violating learners join per iteration.
+        Each HiGHS re-solve costs ~1-2 ms whatever the few pivots it makes, so
+        fewer, larger rounds are faster: 16 instead of 4 cut stability
+        selection's LPs by 25-30% on the non-separable 300 x 200 sets (the
+        same supports on 20 subsamples of 8 data sets, except 10 of 2,000
+        entries on colon, where the LP has several optima).
     signed_features : ndarray of shape (m, n) or None
         With ``H=None``: the learners are the features and their negations,
         ``H = [Z, -Z]`` (stability selection's), built without forming ``H``.
@@ -147,7 +152,7 @@ class ColumnGenerationLP:
     tests compare the two on random problems (objective, weights, support).
     """
 
-    def __init__(self, H, y, *, tol=1e-9, batch=4, signed_features=None):
+    def __init__(self, H, y, *, tol=1e-9, batch=16, signed_features=None):
         import highspy
 
         y = np.asarray(y, dtype=float)
@@ -168,6 +173,7 @@ class ColumnGenerationLP:
         h.setOptionValue("output_flag", False)
         h.setOptionValue("threads", 1)
         h.setOptionValue("random_seed", 0)
+        h.setOptionValue("presolve", "off")  # every re-solve starts from the previous basis: presolve only costs
         inf = highspy.kHighsInf
         # columns u_1..u_m in [0, 1] (the cap is set in solve), beta free; minimise beta
         h.addVars(m + 1, np.r_[np.zeros(m), -inf], np.r_[np.ones(m), inf])
@@ -181,11 +187,15 @@ class ColumnGenerationLP:
         self._inf = inf
 
     def _add(self, learners):
-        m = self.m
-        idx = np.arange(m + 1, dtype=np.int32)
-        for j in learners:
-            self.h.addRow(-self._inf, 0.0, m + 1, idx, np.r_[self.M[j], -1.0])
-            self.active.append(int(j))
+        learners = np.asarray(learners, dtype=int)
+        k, m = learners.size, self.m
+        values = np.empty((k, m + 1))
+        values[:, :m] = self.M[learners]
+        values[:, m] = -1.0  # sum_i u_i y_i H_ij - beta <= 0
+        starts = np.arange(k, dtype=np.int32) * (m + 1)
+        index = np.tile(np.arange(m + 1, dtype=np.int32), k)
+        self.h.addRows(k, np.full(k, -self._inf), np.zeros(k), k * (m + 1), starts, index, values.ravel())
+        self.active.extend(int(j) for j in learners)
 
     def solve(self, cap):
         """Solve for cap ``D`` (at least :func:`feasible_cap`).
