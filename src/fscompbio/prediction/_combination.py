@@ -19,12 +19,13 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import HasMethods, Interval, _fit_context, validate_data
+from ._base import BinaryClassifierMixin
 from ._pwm import PositionWeightMatrix
 from ._svm import GaussianSVC
 
@@ -109,7 +110,7 @@ def conditional_logit(F, chosen, groups, *, alpha=1e-2):
     return res.x / sd
 
 
-class CombinedSiteScorer(ClassifierMixin, BaseEstimator):
+class CombinedSiteScorer(BinaryClassifierMixin, BaseEstimator):
     """A window classifier, a residue weight matrix and a position prior, weighted by a conditional logit.
 
     The input's last ``n_symbol_columns`` columns are integer symbols: the
@@ -295,12 +296,3 @@ class CombinedSiteScorer(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         return self._features((self.base_, self.pwm_, self.prior_), X, self._split) @ self.weights_
 
-    def predict(self, X):
-        """``classes_[1]`` where the score is positive (the scores rank windows; prefer the top window per sequence)."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags

@@ -32,11 +32,12 @@ from numbers import Real
 
 import cvxpy as cp
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ._base import BinaryClassifierMixin
 from .._scaling import column_scales
 
 __all__ = ["LPBoost", "lpboost_primal", "lpboost_dual", "feasible_cap", "PrimalLP", "ColumnGenerationLP"]
@@ -284,7 +285,7 @@ def lpboost_dual(H, y, cap, *, solver="HIGHS"):
     }
 
 
-class LPBoost(ClassifierMixin, BaseEstimator):
+class LPBoost(BinaryClassifierMixin, BaseEstimator):
     """LPBoost with single (standardised, sign-flipped) features as weak learners.
 
     A binary classifier solving the linear program of thesis eq. 3.4 (the
@@ -388,12 +389,3 @@ class LPBoost(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_ + self.intercept_
 
-    def predict(self, X):
-        """Class labels from the sign of :meth:`decision_function`."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags

@@ -13,13 +13,14 @@ from numbers import Integral, Real
 import cvxpy as cp
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from .._compat import Interval, _fit_context, validate_data
+from ._base import BinaryClassifierMixin
 from ..kernels import gamma_grid, median_distance, sq_distances
 from ._lpboost import PrimalLP, feasible_cap
 
@@ -89,7 +90,7 @@ def _balanced_indices(idx_by_class, k, rng):
     return np.concatenate([rng.choice(idx, size=k, replace=False) for idx in idx_by_class])
 
 
-class LPBoostMKL(ClassifierMixin, BaseEstimator):
+class LPBoostMKL(BinaryClassifierMixin, BaseEstimator):
     """LPBoost multiple kernel learning with kernel-ridge weak learners (thesis 5.3).
 
     Each weak learner is a kernel ridge regression ``h(x) = sum_i a_i
@@ -501,21 +502,3 @@ class LPBoostMKL(ClassifierMixin, BaseEstimator):
         """
         return (self._margins(X) > 0).mean(axis=1)
 
-    def predict(self, X):
-        """Majority vote of the ensemble (a tie goes by the sign of the mean margin).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags

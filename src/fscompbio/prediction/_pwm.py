@@ -5,16 +5,17 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, _fit_context, validate_data
+from ._base import BinaryClassifierMixin
 
 __all__ = ["PositionWeightMatrix"]
 
 
-class PositionWeightMatrix(ClassifierMixin, BaseEstimator):
+class PositionWeightMatrix(BinaryClassifierMixin, BaseEstimator):
     """Sum of per-column log-odds of categorical values: the classic weight-matrix method.
 
     Each column of ``X`` holds an integer symbol (a residue code 0..19 per
@@ -126,23 +127,8 @@ class PositionWeightMatrix(ClassifierMixin, BaseEstimator):
             score += np.where(seen, w[np.where(seen, X[:, j], 0)], self.unseen_weights_[j])
         return score
 
-    def predict(self, X):
-        """``classes_[1]`` where the score is positive.
-
-        Parameters
-        ----------
-        X : array-like of int, shape (n_samples, n_columns)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True
         return tags

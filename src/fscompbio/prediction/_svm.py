@@ -28,7 +28,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GroupKFold, StratifiedKFold
 from sklearn.svm import SVC
@@ -37,6 +37,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ._base import BinaryClassifierMixin
 from .._scaling import column_scales
 from ..kernels import sq_distances
 
@@ -74,7 +75,7 @@ def _gaussian_gram(X, gamma, block=2048):
     return K
 
 
-class GaussianSVC(ClassifierMixin, BaseEstimator):
+class GaussianSVC(BinaryClassifierMixin, BaseEstimator):
     """Gaussian-kernel SVM with optional class weights and an inner-CV grid over ``C`` and ``gamma``.
 
     Parameters
@@ -347,21 +348,3 @@ class GaussianSVC(ClassifierMixin, BaseEstimator):
             out[start : start + Xc.shape[0]] = K @ self.dual_coef_ + self.intercept_
         return out
 
-    def predict(self, X):
-        """``classes_[1]`` where the decision function is positive.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
