@@ -295,6 +295,23 @@ def test_select_then_svm_validated_size_keeps_the_planted_features(seed):
     assert set(model.selection_index_) < set(range(y.size))  # the selector saw a balanced subsample
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_randsel_approach_keeps_the_validated_nested_set_with_the_planted_features(seed):
+    # table P1's SF + randSel row: randSel's nested sets, the one of best held-out AUC (not its error-controlled set)
+    X, y, groups, relevant = _planted(n_seq=60, n_win=10, d=12, shift=2.0, seed=seed, permute=True)
+    model = make_approach("randsel", {"randsel": {"n_subsets": 60, "subsample": 40, "batch_size": 20},
+                                      "select_max_per_class": 40, "svm": {"C": 1.0, "gamma": "scale"}})
+    model.set_params(random_state=seed).fit(X, y)
+    history = [sorted(np.asarray(s).tolist()) for s in model.selector_.support_history_]
+    assert sorted(model.support_.tolist()) in history
+    assert model.validation_ is not None and model.support_.size == model.validation_["sizes"][
+        int(np.argmax(model.validation_["auc"]))]
+    assert set(relevant) <= set(model.support_.tolist()), (relevant, model.support_)
+    own = make_approach("randsel", {"randsel": {"n_subsets": 60, "subsample": 40, "batch_size": 20},
+                                    "select_max_per_class": 40, "randsel_size": "support"})
+    assert own.size == "support" and model.size == "validate"
+
+
 class _Nothing(SelectorMixin, BaseEstimator):
     """Selects no feature (as stability selection may), ranking feature 3 best."""
 

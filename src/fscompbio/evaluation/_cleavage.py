@@ -497,7 +497,7 @@ def make_approach(name, params=None):
         if name == "randsel_linear":
             kw["width"] = LINEAR_WIDTH_MULTIPLIER
         # randSel's error-controlled set is built to exclude false positives, not to predict: on 1,500 sparse-filtering
-        # features it kept 2-5 (4-16 with the linear kernel) and the SVM on them found 6-15% of cleavage sites
+        # features it kept 2-5 (4-16 with the linear kernel) and the SVM on them found 5-19% of cleavage sites
         # (thesis config, 2026-11-22); its nested sets validated on held-out windows, as for RFE, by default
         return SelectThenSVM(selector=RandSel(**kw), svm=svm, size=p.get("randsel_size", "validate"),
                              select_max_per_class=sel_n)
