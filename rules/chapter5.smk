@@ -25,11 +25,17 @@ CH5_SF_APPROACHES = ["stability", "rfe", "randsel", "randsel_linear", "randsel_m
 # first target position of a window (1-based): the position prior codes positions from here
 CH5_FIRST_TARGET = config["chapter5"]["data"]["before"] + 1
 # which configuration made a figure, with its sizes (printed in the figures and tables)
-CH5_CONFIG_LABEL = "{} config: {} sequences, {}-fold CV, sparse filtering {} features".format(
+CH5_LABEL_FORMAT = "{} config: {} sequences, {}-fold CV, sparse filtering {} features"
+CH5_LABEL_ARGS = (
     "quick" if config["chapter5"]["data"]["n_sequences"] is not None else "thesis",
     config["chapter5"]["data"]["n_sequences"] or "all",
-    CH5_PRED["n_folds"],
-    config["chapter5"]["representation"]["n_features"],
+)
+CH5_CONFIG_LABEL = CH5_LABEL_FORMAT.format(
+    *CH5_LABEL_ARGS, CH5_PRED["n_folds"], config["chapter5"]["representation"]["n_features"]
+)
+# the learning curve (figure 5.5) has its own split: chapter5.learning_curve.n_folds
+CH5_LC_CONFIG_LABEL = CH5_LABEL_FORMAT.format(
+    *CH5_LABEL_ARGS, CH5_LC["n_folds"], config["chapter5"]["representation"]["n_features"]
 )
 
 
@@ -197,7 +203,7 @@ rule ch5_fig5_5:
         mem_mb=LOCAL_MEM_MB,
         runtime=LOCAL_RUNTIME,
     params:
-        config_label=CH5_CONFIG_LABEL,
+        config_label=CH5_LC_CONFIG_LABEL,
     script:
         "../scripts/ch5_figures_fig5_5.py"
 
