@@ -124,7 +124,47 @@ def test_l1_logistic_weights_equal_logistic_regression(seed, shape):
     y = np.where(Z[:, cols[0]] + Z[:, cols[1]] + rng.normal(size=m) > 0, 1.0, -1.0)
     model = _stability._L1Logistic(11 + seed)
     for C in (0.01, 0.1, 1.0, 10.0):
-        np.testing.assert_array_equal(model._train(Z, y, C), model._reference(Z, y, C))
+        (w_fast, b_fast), (w_ref, b_ref) = model._train(Z, y, C), model._reference(Z, y, C)
+        np.testing.assert_array_equal(w_fast, w_ref)
+        assert b_fast == b_ref
+
+
+def _l1_logistic_objective(Z, y, C, w, b):
+    """liblinear's l1-logistic objective (the intercept is penalised too)."""
+    return np.abs(w).sum() + abs(b) + C * np.logaddexp(0.0, -y * (Z @ w + b)).sum()
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(40, 600), (36, 3000)])  # features >> samples, as AML/ALL's half subsamples
+def test_l1_logistic_working_set_solves_the_whole_problem(seed, shape):
+    """The working-set solution is the l1-logistic optimum over all features: its objective is no higher than
+    one liblinear solve on all features (to 1e-6), and its support is that of a tight solve (tolerance 1e-10):
+    it holds every feature the tight solve weighs above 1e-3 and none whose optimality condition is slack."""
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    cols = rng.permutation(n)[:3]
+    y = np.where(Z[:, cols] @ np.array([1.5, -1.0, 1.0]) + 0.5 * rng.normal(size=m) > 0, 1.0, -1.0)
+    model = _stability._L1Logistic(seed)
+    start = np.argsort(-np.abs(Z.T @ y), kind="stable")[: 2 * m]
+    cmin = _stability.l1_min_c(Z, y, loss="log")
+    for C in cmin * np.array([2.0, 5.0, 10.0]):
+        w_ws = model.coef_working_set(Z, y, C, start)
+        w_all, b_all = model.fit(Z, y, C)
+        # the working set's intercept: refit on its support gives the same problem
+        tight = LogisticRegression(l1_ratio=1, solver="liblinear", C=C, tol=1e-10, max_iter=100_000,
+                                   random_state=0).fit(Z, y)
+        w_t, b_t = tight.coef_[0], float(tight.intercept_[0])
+        support = np.flatnonzero(w_ws)
+        w_s, b_s = model.fit(np.ascontiguousarray(Z[:, support]), y, C)
+        obj_ws = _l1_logistic_objective(Z[:, support], y, C, w_s, b_s)
+        assert obj_ws <= _l1_logistic_objective(Z, y, C, w_all, b_all) * (1 + 1e-6)
+        assert obj_ws <= _l1_logistic_objective(Z, y, C, w_t, b_t) * (1 + 1e-4)
+        assert set(np.flatnonzero(np.abs(w_t) > 1e-3)) <= set(support)
+        slack = C * np.abs(Z.T @ (y / (1 + np.exp(y * (Z @ w_t + b_t))))) < 0.99
+        assert not (slack & (w_ws != 0)).any()
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -60,6 +60,25 @@ def test_planted_features_in_top10(zhang_large, selector, min_hits):
     assert len(set(top10.tolist()) & set(ds.relevant.tolist())) >= min_hits
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_logistic_stability_finds_planted_features_in_wide_data(seed):
+    """Features far outnumber samples (100 x 1,500, as the micro-arrays): the working-set l1-logistic finds the
+    planted features wherever their columns are, and its frequencies are those of one liblinear solve on all
+    features up to liblinear's tolerance."""
+    rng = np.random.default_rng(seed)
+    m, n = 100, 1500
+    X = rng.normal(size=(m, n))
+    planted = rng.permutation(n)[:4]
+    y = np.where(X[:, planted] @ np.array([2.0, -2.0, 1.5, 1.5]) + 0.5 * rng.normal(size=m) > 0, 1, 0)
+    kw = dict(learner="logistic", n_bootstraps=20, random_state=seed)
+    fast = StabilitySelection(**kw).fit(X, y)
+    full = StabilitySelection(logistic_solver="liblinear", **kw).fit(X, y)
+    top = np.argsort(fast.ranking_, kind="stable")[:4]
+    assert len(set(top.tolist()) & set(planted.tolist())) >= 3
+    assert np.abs(fast.stability_scores_ - full.stability_scores_).max() <= 0.25
+    assert np.mean(fast.stability_scores_ != full.stability_scores_) < 0.01
+
+
 def test_planted_features_lpboost_fast():
     # the fast version of the slow 1500-sample test: 1000 samples, 8 of 10
     ds = make_dataset("linear_zhang_feature_noise", random_state=0, n_samples=1000)
