@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
+from fscompbio._scaling import standardize
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import gaussian_kernel, hsic, label_kernel
 from fscompbio.selection import BaHSIC, FoHSIC
@@ -141,3 +142,148 @@ def test_errors_name_the_parameter():
         BaHSIC(width_multipliers=(0.0,)).fit(X, y)
     with pytest.raises(ValueError, match="estimator='unbiased' needs at least 4"):
         FoHSIC(estimator="unbiased").fit(X[:3], y[[0, 1, 10]])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the blocked candidate HSIC (PairTensor rows, blocks of BLOCK_BYTES) against direct float64 computations
+
+
+def test_pair_tensor_rows_are_contiguous_squared_differences():
+    """One C-contiguous float32 row per feature, equal to (x_a - x_b)^2 in float32; cached == recomputed."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(23, 40))
+    lay = PairLayout(23)
+    cached, uncached = PairTensor(X, lay), PairTensor(X, lay, budget=0)
+    assert cached.cached and not uncached.cached
+    assert cached.rows.shape == (40, lay.n_pairs) and cached.rows.flags.c_contiguous  # rows stream from memory
+    X32 = X.astype(np.float32)
+    np.testing.assert_array_equal(cached.rows, np.square(X32[lay.ia] - X32[lay.ib]).T)
+    cols = rng.permutation(40)[:17]  # more and fewer than m rows, unsorted
+    for c in (cols, np.arange(40)):
+        np.testing.assert_array_equal(uncached.get(c), cached.get(c))
+        np.testing.assert_array_equal(cached.get(c), cached.T[:, c])
+    base = rng.random(lay.n_pairs).astype(np.float32)
+    for c in (np.arange(5, 12), cols[:7]):  # consecutive (read in place) and gathered
+        for op in (np.add, np.subtract):
+            want = op(base, cached.rows[c])
+            for t in (cached, uncached):
+                np.testing.assert_array_equal(t.combine_rows(base, c, np.empty_like(want), op), want)
+    with pytest.raises(IndexError, match="feature indices"):
+        cached.get([0, 40])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    m=st.integers(4, 16),
+    d=st.integers(2, 12),
+    log_gamma=st.floats(-3.0, 0.5),
+    estimator=st.sampled_from(["biased", "unbiased"]),
+    block=st.integers(1, 5),
+    cached=st.booleans(),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_candidate_hsic_equals_direct_float64_hsic(m, d, log_gamma, estimator, block, cached, seed):
+    """Every candidate's HSIC equals fscompbio.kernels.hsic of the float64 Gaussian kernel of S -/+ {i},
+    for random sets, candidates in any order (consecutive or not) and blocks of 1-5 candidates."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, d))
+    y = np.r_[[-1, 1], rng.choice([-1, 1], m - 2)]
+    L = label_kernel(y)
+    gamma = 10.0**log_gamma
+    lay = PairLayout(m)
+    tensor = PairTensor(X, lay, budget=None if cached else 0)
+    tensor.block = block
+    w = hsic_pair_weights(L, lay, estimator)
+    in_set = rng.random(d) < 0.5
+    S, C = np.flatnonzero(in_set), np.flatnonzero(~in_set)
+    C = C if rng.random() < 0.5 else rng.permutation(C)
+
+    def direct(cols):
+        K = gaussian_kernel(X[:, cols], gamma=gamma) if cols.size else np.ones((m, m))
+        return hsic(K, L, estimator=estimator)
+
+    d2 = tensor.matvec_mask(S)
+    if C.size:  # forward: S with each i
+        got = candidate_hsic(tensor, d2, C, gamma, w, sign=+1)
+        np.testing.assert_allclose(got, [direct(np.r_[S, i]) for i in C], rtol=1e-5, atol=1e-7)
+    if S.size:  # backward: S without each i
+        got = candidate_hsic(tensor, d2, S, gamma, w, sign=-1)
+        np.testing.assert_allclose(got, [direct(S[S != i]) for i in S], rtol=1e-5, atol=1e-7)
+
+
+def test_candidate_hsic_does_not_depend_on_the_block_size():
+    ds = make_dataset("xor", random_state=1, n_features=60)
+    X = standardize(ds.X[:120])
+    lay = PairLayout(120)
+    tensor = PairTensor(X, lay)
+    w = hsic_pair_weights(label_kernel(ds.y[:120]), lay, "unbiased")
+    d2 = tensor.matvec_mask([3, 7])
+    cand = np.setdiff1d(np.arange(60), [3, 7])
+    results = []
+    for block in (1, 4, 13, 1000):
+        tensor.block = block
+        results.append(candidate_hsic(tensor, d2, cand, 0.1, w, sign=+1))
+    for h in results[1:]:
+        # only the float32 dot products over the 7,140 pairs may round differently (about 1e-9 here)
+        np.testing.assert_allclose(h, results[0], rtol=0, atol=1e-8)
+
+
+def _reference_fohsic(X, y, n_steps, mults=(0.35, 0.5, 0.7, 1.0), kind="auto"):
+    """Thesis algorithm 4 recomputing every candidate's float64 Gaussian kernel (the estimator's width rule)."""
+    X = standardize(X)
+    m, d = X.shape
+    L = label_kernel(y, kind=kind)
+    sq = np.square(X[:, None, :] - X[None, :, :])  # (m, m, d)
+    iu = np.triu_indices(m, 1)
+
+    def h_of(D2, gamma):
+        return hsic(np.exp(-gamma * D2), L, estimator="unbiased")
+
+    def width(D2):
+        v = D2[iu]
+        gammas = 1.0 / (2.0 * np.asarray(mults) ** 2 * np.median(v[v > 0]))
+        return gammas[int(np.argmax([h_of(D2, g) for g in gammas]))]
+
+    included, cand, last = [], list(range(d)), np.zeros(d)
+    for _ in range(n_steps):
+        D2 = sq[:, :, included].sum(axis=2)
+        gamma = width(sq.mean(axis=2) if not included else D2 * (len(included) + 1) / len(included))
+        h = np.array([h_of(D2 + sq[:, :, i], gamma) for i in cand])
+        last[cand] = h
+        included.append(cand.pop(int(np.argmax(h))))
+    rest = sorted(cand, key=lambda i: -last[i])
+    ranking = np.empty(d, dtype=int)
+    ranking[included + rest] = np.arange(1, d + 1)
+    return ranking
+
+
+def _reference_bahsic(X, y, step, mults=(0.35, 0.5, 0.7, 1.0)):
+    """Thesis algorithm 5 recomputing every candidate's float64 Gaussian kernel (the estimator's width rule)."""
+    X = standardize(X)
+    m, d = X.shape
+    L = label_kernel(y)
+    sq = np.square(X[:, None, :] - X[None, :, :])
+    iu = np.triu_indices(m, 1)
+    S, removed = list(range(d)), []
+    while len(S) > 1:
+        D2 = sq[:, :, S].sum(axis=2)
+        v = D2[iu]
+        gammas = 1.0 / (2.0 * np.asarray(mults) ** 2 * np.median(v[v > 0]))
+        gamma = gammas[int(np.argmax([hsic(np.exp(-g * D2), L, estimator="unbiased") for g in gammas]))]
+        h = np.array([hsic(np.exp(-gamma * (D2 - sq[:, :, i])), L, estimator="unbiased") for i in S])
+        k = min(max(1, int(np.floor(step * len(S)))), len(S) - 1)
+        out = np.argsort(-h, kind="stable")[:k]
+        removed.extend(S[j] for j in out)
+        S = [i for j, i in enumerate(S) if j not in set(out.tolist())]
+    removed.extend(S)
+    ranking = np.empty(d, dtype=int)
+    ranking[removed[::-1]] = np.arange(1, d + 1)
+    return ranking
+
+
+@pytest.mark.parametrize("name, seed", [("nonlinear_weston", 0), ("linear_weston", 1), ("xor", 2)])
+def test_rankings_equal_a_direct_float64_reference(name, seed):
+    """FoHSIC's and BaHSIC's full rankings (the never-included tail too) equal a slow float64 reference."""
+    ds = make_dataset(name, random_state=seed, n_samples=60, n_features=14)
+    np.testing.assert_array_equal(FoHSIC(n_steps=6).fit(ds.X, ds.y).ranking_, _reference_fohsic(ds.X, ds.y, 6))
+    np.testing.assert_array_equal(BaHSIC(step=0.25).fit(ds.X, ds.y).ranking_, _reference_bahsic(ds.X, ds.y, 0.25))

@@ -45,6 +45,12 @@ __all__ = [
 #: memory budget (bytes) for one cached per-feature squared-difference tensor
 TENSOR_BUDGET = 512 * 2**20
 
+#: bytes of one block of candidate kernels in ``candidate_hsic``: small enough to stay in the cache
+#: between the passes (combine, scale, exp, subtract, dot), large enough that
+#: numpy's per-call overhead does not count. Chosen by measurement (see
+#: ``bench/bench_hsic_candidates.py``).
+BLOCK_BYTES = 2 * 2**20
+
 
 class PairLayout:
     """Indices of the upper-triangle pairs ``a < b`` of ``m`` samples.
@@ -103,43 +109,111 @@ def pair_sq_diffs(X, layout, features=None, *, dtype=np.float64):
 class PairTensor:
     """The per-feature squared-difference tensor, cached when it fits in memory.
 
-    ``get(cols)`` returns ``T[:, cols]`` (float32); the cache is stored
-    column-major, so gathering the columns of a candidate set is one
-    contiguous copy per feature. When ``P * d`` float32 entries exceed
-    :data:`TENSOR_BUDGET` the columns are recomputed from ``X`` on demand (one
-    subtraction per element, comparable to the exponential that follows).
+    The cache holds one contiguous float32 row of ``P`` pair values per feature
+    (``rows``, shape ``(d, P)``, C order; ``T = rows.T``), so the rows of a block
+    of candidates are read with one streaming pass (a single slice when the
+    candidates are consecutive). ``get(cols)`` returns ``T[:, cols]``. When
+    ``P * d`` float32 entries exceed :data:`TENSOR_BUDGET` the rows are
+    recomputed from ``X`` on demand (one subtraction per element, comparable
+    to the exponential that follows).
+
+    Until 2026-11 the cache was row-major in the pairs (``rows[c]`` strided by
+    ``d`` floats, because fancy indexing along the last axis returns an
+    F-ordered array): gathering a candidate row touched one cache line per
+    pair, 36 ms per 721 rows of tox_171 (about 1 GB/s), three quarters of a FoHSIC step.
+
+    Attributes
+    ----------
+    cached : bool
+    rows : ndarray of shape (d, P), float32, or None
+        The cached tensor, one row per feature (None when not cached).
+    chunk : int
+        Columns per ~32 MB float32 chunk (for callers that gather columns).
+    block : int
+        Rows per block of :data:`BLOCK_BYTES` in :func:`~fscompbio.selection._hsic.candidate_hsic`.
     """
 
     def __init__(self, X, layout, *, budget=None):
         budget = TENSOR_BUDGET if budget is None else budget
         self.X = X
         self.layout = layout
+        P = max(layout.n_pairs, 1)
         self.cached = layout.n_pairs * X.shape[1] * 4 <= budget
-        self.T = self._compute(np.arange(X.shape[1])) if self.cached else None
+        self.rows = self.compute_rows(np.arange(X.shape[1])) if self.cached else None
         # columns per chunk so that one float32 chunk stays within ~32 MB
-        self.chunk = max(1, int(32 * 2**20 // (4 * max(layout.n_pairs, 1))))
+        self.chunk = max(1, int(32 * 2**20 // (4 * P)))
+        self.block = max(1, int(BLOCK_BYTES // (4 * P)))
 
-    def _compute(self, cols):
-        Xt = np.asarray(self.X[:, cols].T, dtype=np.float32)  # (c, m)
-        T = Xt[:, self.layout.ia] - Xt[:, self.layout.ib]  # (c, P), C order
-        np.square(T, out=T)
-        return T.T  # (P, c), column-major
+    @property
+    def T(self):
+        """The cached tensor as ``(P, d)`` (a transposed view of ``rows``), or None."""
+        return None if self.rows is None else self.rows.T
+
+    def _check_cols(self, cols):
+        """``cols`` as intp, rejecting indices outside ``[0, d)`` (the gathers use ``mode="clip"``)."""
+        cols = np.asarray(cols, dtype=np.intp)
+        d = self.X.shape[1]
+        if cols.size and (cols.min() < 0 or cols.max() >= d):
+            raise IndexError(f"feature indices must lie in [0, {d}); got {cols.min()}..{cols.max()}")
+        return cols
+
+    def compute_rows(self, cols, out=None):
+        """``T[:, cols].T`` computed from ``X``: ``(len(cols), P)`` float32, C order.
+
+        The pairs ``(a, b > a)`` of one sample ``a`` are consecutive in the
+        layout, so the tensor is built with one vectorised subtraction per
+        sample, ``(x_a - x_b)^2`` in float32 (the same arithmetic as gathering
+        both ends of every pair, without gathers or temporaries of the
+        tensor's size: 0.15 s plus 0.3 s of first-touch page faults instead of
+        1.25 s for the 153 x 5,748 tox_171 fold). Fewer than ``m`` rows (a block
+        of candidates when the tensor is not cached) are gathered instead.
+        """
+        cols = np.asarray(cols, dtype=np.intp)
+        m = self.layout.m
+        if out is None:
+            out = np.empty((cols.size, self.layout.n_pairs), dtype=np.float32)
+        Xt = np.ascontiguousarray(self.X[:, cols].T, dtype=np.float32)  # (c, m)
+        if cols.size < m:  # a few rows (a block of candidates, uncached): gather both ends of every pair
+            # mode="clip": the pair indices are valid, and take(..., out=) with the default
+            # mode="raise" goes through a temporary buffer (8x slower)
+            np.take(Xt, self.layout.ia, axis=1, out=out, mode="clip")
+            out -= np.take(Xt, self.layout.ib, axis=1, mode="clip")
+            np.square(out, out=out)
+            return out
+        start = 0
+        for a in range(m - 1):
+            o = out[:, start : start + m - 1 - a]  # the pairs (a, a+1), ..., (a, m-1)
+            np.subtract(Xt[:, a : a + 1], Xt[:, a + 1 :], out=o)
+            np.square(o, out=o)
+            start += m - 1 - a
+        return out
+
+    def combine_rows(self, base, cols, out, op):
+        """``out[k] = op(base, T[:, cols[k]])`` for a block of candidates (``out``: ``(len(cols), P)``).
+
+        With the cache and consecutive ``cols`` the rows are read straight from
+        the cache by ``op`` (one pass); otherwise they are gathered (or
+        computed) into ``out`` first.
+        """
+        cols = self._check_cols(cols)
+        if self.cached:
+            if cols.size and cols[-1] - cols[0] == cols.size - 1 and np.all(np.diff(cols) == 1):
+                return op(base, self.rows[cols[0] : cols[-1] + 1], out=out)
+            np.take(self.rows, cols, axis=0, out=out, mode="clip")  # cols checked above
+        else:
+            self.compute_rows(cols, out=out)
+        return op(base, out, out=out)
 
     def get(self, cols, out=None):
         """``T[:, cols]`` as a column-major float32 array (written into ``out``, shape
         ``(len(cols), P)`` C-order, when given: reusing one buffer avoids page faults)."""
-        cols = np.asarray(cols, dtype=np.intp)
-        if self.cached:
-            if out is None:
-                out = np.empty((cols.size, self.layout.n_pairs), dtype=np.float32)
-            rows = self.T.T  # (d, P), C order: one contiguous row per feature
-            for k, c in enumerate(cols):  # a memcpy per feature (not per sample pair)
-                out[k] = rows[c]
-            return out.T
-        T = self._compute(cols)
+        cols = self._check_cols(cols)
         if out is None:
-            return T
-        out[...] = T.T
+            out = np.empty((cols.size, self.layout.n_pairs), dtype=np.float32)
+        if self.cached:
+            np.take(self.rows, cols, axis=0, out=out, mode="clip")  # cols checked above
+        else:
+            self.compute_rows(cols, out=out)
         return out.T
 
     def matvec_mask(self, features, weights=None):
@@ -147,9 +221,8 @@ class PairTensor:
         features = np.asarray(features, dtype=np.intp)
         out = np.zeros(self.layout.n_pairs)
         if self.cached and weights is None:
-            rows = self.T.T
             for c in features:  # one contiguous row per feature, accumulated in float64
-                out += rows[c]
+                out += self.rows[c]
             return out
         for start in range(0, features.size, self.chunk):
             cols = features[start : start + self.chunk]

@@ -44,25 +44,61 @@ def candidate_hsic(tensor, d2_set, candidates, gamma, weights, *, sign):
     Returns
     -------
     h : ndarray of shape (len(candidates),)
+
+    Notes
+    -----
+    The candidates are taken in blocks of ``tensor.block`` rows (about
+    :data:`~fscompbio.selection._gaussian_updates.BLOCK_BYTES`, 2 MB), so that
+    after the one pass that reads the tensor (``D2_S -/+ D_i``, straight from
+    the cached rows when the block's candidates are consecutive) the scaling,
+    the float32 exponential, the subtraction of ``K_S`` and the dot product
+    with the HSIC weights run on a block that is still in cache. Blocks of
+    1-8 MB cost the same within 10%; 0.25 MB and 32 MB (the previous chunk
+    size) up to 35% and 60% more. The arithmetic per element is that of the previous
+    implementation (the same float32 operations in the same order); only the
+    float32 dot products may round differently in the last bit, as the block
+    boundaries moved. Measured against the previous implementation, same
+    process, CPU, one BLAS thread: rankings and widths identical, paths equal
+    to 2e-7 relative, on tox_171 (2 training folds, 30 steps), prostate_ge,
+    and XOR and both Weston sets (3 seeds, FoHSIC 150 steps, BaHSIC 25%).
+
+    ===================  =========================  ==========  ==========
+    data                 one FoHSIC step            old         new
+    ===================  =========================  ==========  ==========
+    tox_171 fold         153 x 5,748, 10 included   0.40 s      0.063 s
+    prostate_ge          102 x 5,966                0.18 s      0.029 s
+    XOR                  300 x 200                  0.028 s     0.0086 s
+    ===================  =========================  ==========  ==========
+
+    Whole fits of 30 steps (including the tensor, now built in 0.14 s instead
+    of 1.35 s on tox_171): 13.2 s -> 2.3 s on tox_171, 6.1 s -> 1.0 s on
+    prostate_ge, 0.89 s -> 0.31 s on XOR. The remaining cost is the float32 exponential (about 0.45 ns per pair
+    and candidate) and reading the tensor once (about 0.3 ns). The product
+    form ``h_i = h_S + (w K_S) . (exp(-gamma D_i) - 1)`` would save another
+    21% (measured on tox_171: no addition of ``D2_S``, no subtraction of
+    ``K_S``) with the same accuracy against a float64 computation (9e-10), but
+    it rounds every candidate differently: in one tox_171 step the order of
+    some near-tied candidates changed, and FoHSIC ranks the features it never
+    includes by that order, so the exact arithmetic is kept.
     """
     w, c0 = weights
     # HSIC of the current set in float64; the candidates add w . (K_cand - K_S), whose float32
     # round-off is relative to the (small) difference, not to the HSIC itself
     k_set = np.exp(-gamma * d2_set)
     h_set = c0 + np.einsum("p,p->", w, k_set)
-    k_set32 = k_set.astype(np.float32)[None, :]
-    base = d2_set.astype(np.float32)[None, :]
+    k_set32 = k_set.astype(np.float32)
+    base = d2_set.astype(np.float32)
     w32 = w.astype(np.float32)
     g = np.float32(-gamma)
+    op = np.subtract if sign < 0 else np.add
+    candidates = np.asarray(candidates, dtype=np.intp)
     out = np.empty(candidates.size)
-    buf = np.empty((min(tensor.chunk, candidates.size), tensor.layout.n_pairs), dtype=np.float32)
-    for start in range(0, candidates.size, tensor.chunk):
-        cols = candidates[start : start + tensor.chunk]
-        E = tensor.get(cols, out=buf[: cols.size]).T  # (c, P), one row per candidate, C order
-        if sign < 0:
-            np.subtract(base, E, out=E)
-        else:
-            np.add(base, E, out=E)
+    n = tensor.block
+    buf = np.empty((min(n, candidates.size), tensor.layout.n_pairs), dtype=np.float32)
+    for start in range(0, candidates.size, n):
+        cols = candidates[start : start + n]
+        E = buf[: cols.size]  # (c, P), one row per candidate, C order
+        tensor.combine_rows(base, cols, E, op)  # D2_S -/+ D_i
         E *= g
         np.exp(E, out=E)  # K(S -/+ {i}) = exp(-gamma (D2_S -/+ D_i)), float32
         E -= k_set32
