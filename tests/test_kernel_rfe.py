@@ -8,7 +8,7 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import gaussian_kernel, sq_distances
 from fscompbio.selection import KernelRFE
-from fscompbio.selection._kernel_rfe import dual_sensitivities
+from fscompbio.selection._kernel_rfe import _sensitivities, dual_sensitivities
 
 
 @parametrize_with_checks([KernelRFE(), KernelRFE(step=2, n_features_to_select=1)])
@@ -43,6 +43,11 @@ def test_dual_sensitivity_equals_brute_force(seed):
     t = (Xs[iu] - Xs[iv]) ** 2
     got = dual_sensitivities(svm.dual_coef_[:, order], d2, t, gamma)
     np.testing.assert_allclose(got, ref, rtol=1e-8, atol=1e-12)
+    # the fit's path: support-vector pairs only, (aa * K) . expm1(gamma t); the pair values are float32
+    fast = _sensitivities(svm.dual_coef_[:, order], d2, Xs, np.arange(6), gamma)
+    np.testing.assert_allclose(fast, ref, rtol=1e-5, atol=1e-9)
+    t32 = ((Xs[iu].astype(np.float32) - Xs[iv].astype(np.float32)) ** 2).astype(np.float64)
+    np.testing.assert_allclose(fast, dual_sensitivities(svm.dual_coef_[:, order], d2, t32, gamma), rtol=1e-9)
 
 
 def test_recovers_planted_features():

@@ -55,6 +55,39 @@ def dual_sensitivities(coef, d2_sv, t_sv, gamma):
     return np.abs(w2 - w2i) / 2.0
 
 
+#: bytes of one block of per-feature pair values in :func:`_sensitivities` (a few MB stay in the cache
+#: between the passes; measured in bench/bench_kernel_rfe.py)
+_BLOCK_BYTES = 4 * 2**20
+
+
+def _sensitivities(coef, d2_sv, X_sv, features, gamma):
+    """:func:`dual_sensitivities` of every feature of ``features``, from the support vectors' rows ``X_sv``.
+
+    ``a^T K a - a^T K^(i) a = 2 sum_{u<v} a_u a_v K_uv (1 - exp(gamma t_uv,i))
+    = -2 (aa * K) . expm1(gamma t_i)``: one ``expm1`` and one product per pair
+    and feature, and no cancellation between two nearly equal quadratic forms.
+    The per-feature squared differences ``t_i`` are computed over the
+    support-vector pairs only (as float32, the values of the pair tensor), in
+    blocks of :data:`_BLOCK_BYTES`.
+    """
+    n_sv = X_sv.shape[0]
+    sv_tensor = PairTensor(X_sv, PairLayout(n_sv), budget=0)  # rows computed block by block
+    iu, iv = sv_tensor.layout.ia, sv_tensor.layout.ib
+    aa = np.einsum("ru,rv->uv", coef, coef)[iu, iv]
+    v = aa * np.exp(-gamma * d2_sv)
+    Q = v.size
+    block = max(1, int(_BLOCK_BYTES // (8 * max(Q, 1))))
+    out = np.empty(len(features))
+    buf = np.empty((min(block, len(features)), Q), dtype=np.float32)
+    for start in range(0, len(features), block):
+        cols = features[start : start + block]
+        t = sv_tensor.compute_rows(cols, out=buf[: cols.size]).astype(np.float64)
+        t *= gamma
+        np.expm1(t, out=t)
+        out[start : start + cols.size] = np.abs(t @ v)
+    return out
+
+
 class KernelRFE(SelectorMixin, BaseEstimator):
     """Recursive feature elimination with a Gaussian-kernel SVM.
 
@@ -173,12 +206,7 @@ class KernelRFE(SelectorMixin, BaseEstimator):
                 a, b = sv[iu], sv[iv]
                 # index of pair (a, b), a < b, in the upper-triangle layout of m samples
                 pidx = a * m - a * (a + 1) // 2 + (b - a - 1)
-                sens = np.empty(S.size)
-                for start in range(0, S.size, tensor.chunk):
-                    cols = S[start : start + tensor.chunk]
-                    sens[start : start + cols.size] = dual_sensitivities(
-                        coef, d2[pidx], tensor.get(cols)[pidx], gamma
-                    )
+                sens = _sensitivities(coef, d2[pidx], X[sv], S, gamma)
             else:  # fewer than two support vectors: no pair carries information
                 sens = np.zeros(S.size)
             out = np.argsort(sens, kind="stable")[:k]  # least sensitive first
