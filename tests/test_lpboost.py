@@ -123,3 +123,139 @@ def test_multiclass_error_names_classes():
     X = np.random.default_rng(0).normal(size=(9, 2))
     with pytest.raises(ValueError, match="Only binary classification is supported. LPBoost got 3 class"):
         LPBoost().fit(X, [0, 1, 2] * 3)
+
+
+# --- column generation (stability selection's solver) against the cvxpy LP and the previous solver ---
+
+
+def _nonseparable(seed, m=60, n=25):
+    """XOR-like labels on two features (no sparse linear model separates them) plus label noise."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, n))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=m) > 0, 1.0, -1.0)
+    y[rng.choice(m, m // 10, replace=False)] *= -1
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    return Z, y
+
+
+def _caps(y, nus=(1.0, 0.9, 0.8, 0.7, 0.6, 0.3)):
+    """Stability selection's grid: ``feasible_cap(y, 1 / (nu m))``, increasing (the first may be the bound)."""
+    return [feasible_cap(y, 1.0 / (nu * y.size)) for nu in nus]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_column_generation_matches_cvxpy_lp(seed):
+    from fscompbio.prediction._lpboost import ColumnGenerationLP, PrimalLP
+
+    Z, y = _nonseparable(seed)
+    if seed == 3:
+        y[: y.size // 3] = 1.0  # unbalanced classes: nu=1 and nu=0.9 both hit the feasibility bound
+    H = np.hstack([Z, -Z])
+    caps = _caps(y)
+    assert caps[0] == feasible_cap(y, 0.0)  # the grid starts at the feasibility bound
+    lp = PrimalLP(*H.shape)
+    cg = ColumnGenerationLP(None, y, signed_features=Z)
+    n_extrapolated = 0
+    for i, cap in enumerate(caps):
+        rows = len(cg.active)
+        a, beta = cg.solve(cap)
+        n_extrapolated += len(cg._history) == 2
+        a_ref, _, _, obj = lp.solve(H, y, cap)
+        assert beta == pytest.approx(obj, rel=1e-7, abs=1e-9)  # the same optimum (cvxpy/HiGHS tolerance)
+        assert a.sum() == pytest.approx(1.0, abs=1e-9) and np.all(a >= 0)
+        # the weights attain the optimum (the LP's value for this a, by enumeration over b and rho)
+        assert _best_objective_for(a, H, y, cap) == pytest.approx(obj, abs=1e-8)
+        _check_vertex(a, a_ref, obj, Z.shape[1], atol=1e-6)
+        assert len(cg.active) >= rows  # the working set only grows
+    assert n_extrapolated >= len(set(caps)) - 2  # from the third distinct cap on, the working set is extrapolated
+
+
+def _check_vertex(a, a_ref, optimum, n, atol):
+    """The same weights; or, where the optimum is 0, both are a feature and its negation at 1/2 each.
+
+    With optimum 0 no combination of learners beats the trivial ``H a = 0``, which any pair
+    ``a_j = a_{n+j} = 1/2`` attains: every feature is optimal and which one a solver returns is arbitrary.
+    """
+    if abs(optimum) > 1e-9:  # a non-zero optimum: one optimal vertex on these (generic) data
+        np.testing.assert_allclose(a, a_ref, atol=atol)
+        np.testing.assert_array_equal(a > 1e-8, a_ref > (1e-6 if atol > 1e-7 else 1e-8))
+    else:
+        for w in (a, a_ref):
+            np.testing.assert_allclose(w[:n], w[n:], atol=atol)
+
+
+def _stability_problems(name, n_sub=4):
+    from fscompbio.datasets import make_dataset
+
+    ds = make_dataset(name, random_state=0)
+    idx = np.random.default_rng(0).permutation(ds.X.shape[0])[:270]
+    X, y = ds.X[idx], np.where(ds.y[idx] == np.unique(ds.y)[1], 1.0, -1.0)
+    rng = np.random.default_rng(1)
+    for _ in range(n_sub):
+        pos, neg = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
+        sub = np.sort(np.r_[rng.choice(pos, pos.size // 2, replace=False), rng.choice(neg, neg.size // 2, replace=False)])
+        Zs = X[sub]
+        Zs = (Zs - Zs.mean(axis=0)) / Zs.std(axis=0)
+        yield Zs, y[sub]
+
+
+@pytest.mark.parametrize("name", ["xor", "fake_class", "linear_zhang_sample_noise"])
+def test_column_generation_matches_previous_solver(name):
+    # stability selection's LPs (135 x 400 learners, 5 caps): same optimum to 1e-9 and the same supports
+    from fscompbio.prediction._lpboost import ColumnGenerationLP, _ReferenceColumnGenerationLP
+
+    for Zs, y in _stability_problems(name):
+        new = ColumnGenerationLP(None, y, signed_features=Zs)
+        ref = _ReferenceColumnGenerationLP(None, y, signed_features=Zs)
+        for cap in _caps(y, (1.0, 0.9, 0.8, 0.7, 0.6)):
+            a, beta = new.solve(cap)
+            a_ref, beta_ref = ref.solve(cap)
+            assert beta == pytest.approx(beta_ref, rel=1e-9, abs=1e-12)
+            np.testing.assert_array_equal(a > 1e-8, a_ref > 1e-8)
+            np.testing.assert_allclose(a, a_ref, atol=1e-7)
+
+
+def test_column_generation_pooled_highs_objects_are_independent():
+    # the HiGHS objects of dropped solvers are reused: interleaved solvers, and a solver on a reused object,
+    # give what a solver on its own gives
+    from fscompbio.prediction._lpboost import ColumnGenerationLP
+
+    (Z1, y1), (Z2, y2) = _nonseparable(10), _nonseparable(11, m=50)
+    caps1, caps2 = _caps(y1), _caps(y2)
+
+    def alone(Z, y, caps):
+        cg = ColumnGenerationLP(None, y, signed_features=Z)
+        return [cg.solve(c) for c in caps]
+
+    expected1, expected2 = alone(Z1, y1, caps1), alone(Z2, y2, caps2)
+    s1 = ColumnGenerationLP(None, y1, signed_features=Z1)
+    s2 = ColumnGenerationLP(None, y2, signed_features=Z2)
+    assert s1.h is not s2.h
+    for c1, c2, (a1, b1), (a2, b2) in zip(caps1, caps2, expected1, expected2):
+        r1, r2 = s1.solve(c1), s2.solve(c2)
+        np.testing.assert_array_equal(r1[0], a1)
+        np.testing.assert_array_equal(r2[0], a2)
+        assert (r1[1], r2[1]) == (b1, b2)
+    h1 = s1.h
+    del s1
+    s3 = ColumnGenerationLP(None, y2, signed_features=Z2)
+    assert s3.h is h1  # reused, and cleared
+    for c, (a, b) in zip(caps2, expected2):
+        r = s3.solve(c)
+        np.testing.assert_array_equal(r[0], a)
+        assert r[1] == b
+
+
+def test_column_generation_extrapolation_and_near_violators_do_not_change_the_solution():
+    from fscompbio.prediction._lpboost import ColumnGenerationLP
+
+    Z, y = _nonseparable(5, m=80, n=30)
+    on = ColumnGenerationLP(None, y, signed_features=Z)
+    off = ColumnGenerationLP(None, y, signed_features=Z, extrapolate=0, near=0.0)  # plain column generation
+    optima = []
+    for cap in _caps(y, (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4)):
+        (a, b), (a0, b0) = on.solve(cap), off.solve(cap)
+        assert b == pytest.approx(b0, rel=1e-9, abs=1e-12)
+        _check_vertex(a, a0, b0, Z.shape[1], atol=1e-7)
+        optima.append(b0)
+    assert abs(optima[0]) > 1e-3 and abs(optima[-1]) < 1e-9  # both cases of _check_vertex are exercised
