@@ -3,19 +3,26 @@
 import numpy as np
 import pytest
 from scipy.optimize import check_grad
+from threadpoolctl import threadpool_limits
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
 from fscompbio.datasets import make_dataset
 from fscompbio.prediction import NadarayaWatsonRegressor
 from fscompbio.prediction._nadaraya_watson import nadaraya_watson
 from fscompbio.selection import LocalLearningRegression
+from fscompbio.selection import _local_learning
 from fscompbio.selection._local_learning import (
+    _descend,
     _ExpectedMargins,
+    _huber_derivative_fast,
+    _huber_fast,
     _kernel_weights,
+    _normalised_change,
     _PairAbsDiff,
     _ThresholdProblems,
     huber,
     huber_derivative,
+    minmax_scale,
 )
 
 
@@ -134,6 +141,193 @@ def test_chunked_pair_tensor_equals_cached():
     c = np.linspace(-1, 1, cached.n_pairs)
     np.testing.assert_allclose(chunked.matvec(w), cached.matvec(w))
     np.testing.assert_allclose(chunked.rmatvec(c), cached.rmatvec(c))
+
+
+# ---------------------------------------------------------------- the fast paths against direct formulas
+def _direct_zbar(X, y, K):
+    """``zbar[a, t-1, :]`` of eq. 2.14 straight from its definition (dense N x (N-1) x J, zero where invalid)."""
+    N = y.size
+    absdiff = np.abs(X[:, None, :] - X[None, :, :])  # |x_a - x_j|
+    below = np.arange(N)[None, :] < np.arange(1, N)[:, None]  # [t-1, j]: j in the lower set of threshold t
+    sign = _ThresholdProblems(y).sign
+    with np.errstate(invalid="ignore", divide="ignore"):  # 0/0 only on invalid entries (an empty side)
+        lower = np.einsum("aj,ajk,tj->atk", K, absdiff, below) / (K @ below.T)[:, :, None]
+        upper = np.einsum("aj,ajk,tj->atk", K, absdiff, ~below) / (K @ (~below).T)[:, :, None]
+        return np.where(sign[:, :, None] != 0, sign[:, :, None] * (lower - upper), 0.0)
+
+
+def _direct_loss_grad(Z, y, v, alpha, h):
+    """``L(v)`` of eq. 2.11 and ``dL/dv`` of eq. 2.12 from the dense ``zbar`` (no pair tensor, no prefix sums)."""
+    p = _ThresholdProblems(y)
+    c = np.abs(p.sign) / np.maximum(p.n_valid, 1)[:, None]
+    w = v * v
+    rho = Z @ w
+    loss = float(np.sum(c * huber(rho, h)) + alpha * w.sum())
+    return loss, 2.0 * (np.einsum("at,atk->k", c * huber_derivative(rho, h), Z) + alpha) * v
+
+
+def _small(seed, N=24, J=9):
+    """Responses sorted, with a tie; columns in a seed-dependent order."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((N, J))[:, rng.permutation(J)]
+    y = np.sort(np.round(rng.normal(size=N), 1))  # rounding makes ties: thresholds that separate nothing
+    return X, y, rng
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_margins_loss_gradient_equal_the_direct_formulas(seed):
+    """The work-array margins, the one-gather layout, the complex-cumsum gradient: eqs. 2.11-2.14."""
+    X, y, rng = _small(seed)
+    absdiff = _PairAbsDiff(X, dtype=np.float64)
+    w0 = rng.random(X.shape[1])
+    K = _kernel_weights(absdiff, w0, 0.7, y.size)
+    problem = _ExpectedMargins(absdiff, _ThresholdProblems(y), K, 0.4, 0.1)
+    Z = _direct_zbar(X, y, K)
+    v = rng.random(X.shape[1]) + 0.1
+    rho = problem.margins(problem.distances(v * v))
+    np.testing.assert_allclose(rho, Z @ (v * v), rtol=1e-12, atol=1e-14)
+    loss, grad = problem.loss_grad(v)
+    direct_loss, direct_grad = _direct_loss_grad(Z, y, v, 0.4, 0.1)
+    assert loss == pytest.approx(direct_loss, rel=1e-12)
+    np.testing.assert_allclose(grad, direct_grad, rtol=1e-10, atol=1e-14)
+
+
+def test_margins_into_work_arrays_do_not_overwrite_results():
+    X, y, rng = _small(0)
+    absdiff = _PairAbsDiff(X, dtype=np.float64)
+    problem = _ExpectedMargins(
+        absdiff, _ThresholdProblems(y), _kernel_weights(absdiff, rng.random(9), 1.0, y.size), 1.0, 0.1
+    )
+    d1, d2 = absdiff.matvec(rng.random(9)), absdiff.matvec(rng.random(9))
+    first = problem.margins(d1)
+    kept = first.copy()
+    problem.grad_w(problem.margins(d2))  # reuses every work array
+    problem.loss(rng.random(9))
+    np.testing.assert_array_equal(first, kept)
+    out = np.empty_like(first)
+    assert problem.margins(d1, out=out) is out
+    np.testing.assert_array_equal(out, kept)
+
+
+def test_fast_huber_equals_huber_on_every_branch_and_joint():
+    rng = np.random.default_rng(0)
+    for h in (0.05, 0.1, 0.2, 1.0):
+        joints = [1 + h, 1 - h, 0.0, -0.0, 1.0] + [np.nextafter(x, to) for x in (1 + h, 1 - h) for to in (0, 2)]
+        rho = np.concatenate([rng.normal(1.0, 0.5, 4991), joints]).reshape(-1, 8)
+        work = [np.empty_like(rho), np.empty_like(rho), np.empty(rho.shape, dtype=bool)]
+        np.testing.assert_array_equal(_huber_fast(rho, h, *work), huber(rho, h))  # bit for bit
+        np.testing.assert_array_equal(_huber_derivative_fast(rho, h, work[0], work[2]), huber_derivative(rho, h))
+
+
+@pytest.mark.parametrize("n_rows", [9, 37, 64])
+def test_blocked_products_equal_the_plain_products(monkeypatch, n_rows):
+    """matvec2's L2-sized blocks (forced on a small tensor, with a partial last block) against two products."""
+    rng = np.random.default_rng(n_rows)
+    absdiff = _PairAbsDiff(rng.random((n_rows, 50))[:, rng.permutation(50)])
+    w1, w2 = rng.random(50), rng.random(50)
+    plain = absdiff.matvec(w1), absdiff.matvec(w2)
+    monkeypatch.setattr(_local_learning, "FUSED_MIN_BYTES", 0)
+    monkeypatch.setattr(_local_learning, "FUSED_BLOCK_BYTES", 64 * 50 * 4)  # 64 rows per block
+    out = np.empty(absdiff.n_pairs), np.empty(absdiff.n_pairs)
+    fused = absdiff.matvec2(w1, w2, *out)
+    assert fused[0] is out[0] and fused[1] is out[1]
+    direct = absdiff.A.astype(np.float64) @ np.column_stack([w1, w2]).astype(np.float32)
+    for f, p, dref in zip(fused, plain, direct.T):
+        np.testing.assert_allclose(f, p, rtol=1e-6)  # the same dot products (bit for bit with OpenBLAS)
+        np.testing.assert_allclose(f, dref, rtol=1e-5)
+
+
+def _direct_descend(Z, y, v, alpha, h, *, max_steps, tol):
+    """Eq. 2.13's descent with the same line search, every loss evaluated from scratch by the direct formulas."""
+    loss, grad = _direct_loss_grad(Z, y, v, alpha, h)
+    eta, n = None, 0
+    for n in range(1, max_steps + 1):
+        g = grad
+        gg = float(g @ g)
+        if gg == 0.0:
+            break
+        if eta is None:
+            eta = 0.5 * np.max(np.abs(v)) / np.max(np.abs(g))
+        while True:
+            v_new = v - eta * g
+            new, grad_new = _direct_loss_grad(Z, y, v_new, alpha, h)
+            if new <= loss - 1e-4 * eta * gg or eta < 1e-300:
+                break
+            eta *= 0.5
+        decrease = loss - new
+        v, loss, grad = v_new, new, grad_new
+        if decrease <= tol * max(abs(loss), 1e-300):
+            break
+        eta *= 1.5
+    return np.abs(v), loss, n
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_descent_equals_a_direct_descent(seed):
+    """Quadratic line-search distances, buffer swaps and the reused starting distances: the same descent."""
+    X, y, rng = _small(seed, N=20, J=7)
+    absdiff = _PairAbsDiff(X, dtype=np.float64)
+    w = rng.random(7)
+    K, d = _kernel_weights(absdiff, w, 1.0, y.size, return_distances=True)
+    problem = _ExpectedMargins(absdiff, _ThresholdProblems(y), K, 0.05, 0.1)
+    v, loss, n = _descend(problem, np.sqrt(w), max_steps=40, tol=1e-8, d0=d)
+    v_ref, loss_ref, n_ref = _direct_descend(_direct_zbar(X, y, K), y, np.sqrt(w), 0.05, 0.1, max_steps=40, tol=1e-8)
+    assert n == n_ref > 5
+    assert loss == pytest.approx(loss_ref, rel=1e-10)
+    np.testing.assert_allclose(v, v_ref, rtol=1e-8, atol=1e-12)
+
+
+def _direct_fit(
+    X, y, *, sigma=1.0, alpha=1.0, h=0.1, max_iter=10, tol=1e-3, max_steps=100, descent_tol=1e-6, prune=1e-5
+):
+    """LocalLearningRegression's fixed-point loop on the dense zbar, columns never dropped (pruned: v = 0)."""
+    X = minmax_scale(X)
+    order = np.argsort(y, kind="stable")
+    X, y = X[order], y[order]
+    N, J = X.shape
+    w = np.full(J, 1.0 / np.sqrt(J))
+    for _ in range(max_iter):
+        D = np.abs(X[:, None, :] - X[None, :, :]) @ w
+        np.fill_diagonal(D, np.inf)
+        K = np.exp(np.maximum(-(D - D.min(axis=1, keepdims=True)) / sigma, -700.0))
+        np.fill_diagonal(K, 0.0)
+        v, _, _ = _direct_descend(_direct_zbar(X, y, K), y, np.sqrt(w), alpha, h, max_steps=max_steps, tol=descent_tol)
+        w_new = v * v
+        theta = _normalised_change(w_new, w)
+        w_new[v < prune] = 0.0
+        w = w_new
+        if theta < tol or not w.any():
+            break
+    return w
+
+
+@pytest.mark.parametrize("name", ["additive", "nonadditive", "sine", "spiral"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_fit_equals_a_direct_fit(monkeypatch, name, seed):
+    """The whole fit (float64 pair tensor) against the direct loop: same weights, same ranking; columns permuted."""
+    ds = make_dataset(name, random_state=seed, n_samples=30, n_features=12)
+    perm = np.random.default_rng(50 + seed).permutation(ds.n_features)
+    X = ds.X[:, perm]
+    monkeypatch.setattr(_local_learning, "_PairAbsDiff", lambda Xs: _PairAbsDiff(Xs, dtype=np.float64))
+    sel = LocalLearningRegression().fit(X, ds.y)
+    w_ref = _direct_fit(X, ds.y)
+    np.testing.assert_allclose(sel.feature_weights_, w_ref, rtol=1e-6, atol=1e-12)
+    order = np.lexsort((np.arange(w_ref.size), -w_ref))
+    np.testing.assert_array_equal(np.argsort(sel.ranking_, kind="stable"), order)
+
+
+def test_fit_with_blocked_products_equals_plain_products(monkeypatch):
+    """The L2-sized blocks (forced on small data) give the weights of the plain products; fused off under threads."""
+    with threadpool_limits(1):
+        assert _local_learning._blas_threads() == 1
+    ds = make_dataset("additive", random_state=3, n_samples=40, n_features=30)
+    plain = LocalLearningRegression().fit(ds.X, ds.y)
+    monkeypatch.setattr(_local_learning, "FUSED_MIN_BYTES", 0)
+    monkeypatch.setattr(_local_learning, "FUSED_BLOCK_BYTES", 64 * 30 * 4)
+    monkeypatch.setattr(_local_learning, "_blas_threads", lambda: 1)
+    blocked = LocalLearningRegression().fit(ds.X, ds.y)
+    np.testing.assert_allclose(blocked.feature_weights_, plain.feature_weights_, rtol=1e-6, atol=1e-12)
+    np.testing.assert_array_equal(blocked.ranking_, plain.ranking_)
 
 
 # ---------------------------------------------------------------- Nadaraya-Watson (eq. 2.2)
