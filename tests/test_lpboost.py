@@ -200,19 +200,21 @@ def _stability_problems(name, n_sub=4):
 
 
 @pytest.mark.parametrize("name", ["xor", "fake_class", "linear_zhang_sample_noise"])
-def test_column_generation_matches_previous_solver(name):
-    # stability selection's LPs (135 x 400 learners, 5 caps): same optimum to 1e-9 and the same supports
-    from fscompbio.prediction._lpboost import ColumnGenerationLP, _ReferenceColumnGenerationLP
+def test_column_generation_matches_the_whole_lp_on_stability_problems(name):
+    # stability selection's LPs (135 x 400 learners, 5 caps, one working set): the optimum of the whole
+    # primal LP (cvxpy) at every cap; the weights reach it
+    from fscompbio.prediction._lpboost import ColumnGenerationLP, PrimalLP
 
-    for Zs, y in _stability_problems(name):
-        new = ColumnGenerationLP(None, y, signed_features=Zs)
-        ref = _ReferenceColumnGenerationLP(None, y, signed_features=Zs)
+    for Zs, y in _stability_problems(name, n_sub=2):  # cvxpy's whole LP: ~1 s per cap
+        H = np.hstack([Zs, -Zs])
+        cg = ColumnGenerationLP(None, y, signed_features=Zs)
+        lp = PrimalLP(*H.shape)
         for cap in _caps(y, (1.0, 0.9, 0.8, 0.7, 0.6)):
-            a, beta = new.solve(cap)
-            a_ref, beta_ref = ref.solve(cap)
-            assert beta == pytest.approx(beta_ref, rel=1e-9, abs=1e-12)
-            np.testing.assert_array_equal(a > 1e-8, a_ref > 1e-8)
-            np.testing.assert_allclose(a, a_ref, atol=1e-7)
+            a, beta = cg.solve(cap)
+            objective = lp.solve(H, y, cap)[3]
+            assert beta == pytest.approx(objective, rel=1e-7, abs=1e-9)
+            assert a.min() >= 0 and a.sum() == pytest.approx(1.0, abs=1e-9)
+            assert _best_objective_for(a, H, y, cap) == pytest.approx(objective, abs=1e-8)  # the weights attain it
 
 
 def test_column_generation_pooled_highs_objects_are_independent():

@@ -180,7 +180,7 @@ class ColumnGenerationLP:
       feasibility bound can raise two ``nu`` to the same cap) returns the
       last solution without a re-solve.
 
-    Together 1.2-1.3x less CPU than :class:`_ReferenceColumnGenerationLP`
+    Together 1.2-1.3x less CPU than the previous solver (kept in ``bench/bench_lpboost_stability.py``)
     on the four non-separable 300 x 200 sets, with identical selection
     frequencies (numbers in Notes). The target of 2x was not reached: even
     knowing every cap's final working set in advance (5 HiGHS re-solves per
@@ -230,7 +230,7 @@ class ColumnGenerationLP:
     -----
     :class:`PrimalLP` (cvxpy, the whole LP at once) is the reference; the
     tests compare the two on random problems (objective, weights, support),
-    and compare this class with :class:`_ReferenceColumnGenerationLP`.
+    and compare this class with the previous solver (a copy in that benchmark).
 
     CPU ms per subsample (5 caps, 40 subsamples, ``bench/bench_lpboost_stability.py``,
     best of 3 alternating rounds; selection frequencies differing out of 1,000)::
@@ -379,143 +379,6 @@ class ColumnGenerationLP:
         # a_j = -(row dual) of the learner constraint (<= rows of a minimisation); clip round-off: a >= 0
         np.add.at(a, np.asarray(self.active, dtype=int), np.maximum(-duals, 0.0))
         self._last = (a.copy(), float(beta))
-        return a, float(beta)
-
-
-class _ReferenceColumnGenerationLP:
-    """The first column-generation solver, kept as the reference of :class:`ColumnGenerationLP`.
-
-    The same column generation as :class:`ColumnGenerationLP` with ``extrapolate=0``, HiGHS's
-    default scaling and a new HiGHS object per instance; the tests and
-    ``bench/bench_lpboost_stability.py`` compare the two. Its original description follows.
-
-    LPBoost's dual LP (eq. 3.3 with cap ``D``) by column generation, with HiGHS warm starts.
-
-    The LPBoost algorithm of Demiriz et al. (2002): the dual is solved over a
-    small working set of weak learners (one constraint
-    ``sum_i u_i y_i H_ij <= beta`` each); the learner that violates its
-    constraint most at the current ``u`` (``y H_j . u > beta``) joins the set,
-    and the LP is re-solved from the previous basis (HiGHS dual simplex),
-    until no learner violates by more than ``tol``. The optimum is the full
-    LP's (by LP duality, the learners left out have weight 0), and each
-    re-solve touches only a few rows, which is what makes the 5,000 LPs of one
-    stability-selection fit with 1,000 subsamples cheap. Changing the cap
-    (:meth:`solve` with another ``cap``) changes only column bounds and keeps
-    both the working set and the basis.
-
-    Parameters
-    ----------
-    H : ndarray of shape (m, J) or None
-        Weak-learner outputs.
-    y : ndarray of shape (m,), in {-1, +1}
-    tol : float, default=1e-9
-        A learner joins when ``y H_j . u - beta > tol``.
-    batch : int, default=16
-        Up to this many of the most violating learners join per iteration.
-        Each HiGHS re-solve costs ~1-2 ms whatever the few pivots it makes, so
-        fewer, larger rounds are faster: 16 instead of 4 (with presolve off)
-        cut stability selection's LPs by 20-40% on the non-separable
-        300 x 200 sets, with identical selection frequencies on 40
-        subsamples of each of 11 data sets; where the LP has several optimal
-        vertices the support found may differ (colon: 10 of 2,000 entries).
-    signed_features : ndarray of shape (m, n) or None
-        With ``H=None``: the learners are the features and their negations,
-        ``H = [Z, -Z]`` (stability selection's), built without forming ``H``.
-
-    Notes
-    -----
-    :class:`PrimalLP` (cvxpy, the whole LP at once) is the reference; the
-    tests compare the two on random problems (objective, weights, support).
-    """
-
-    def __init__(self, H, y, *, tol=1e-9, batch=16, signed_features=None):
-        import highspy
-
-        y = np.asarray(y, dtype=float)
-        if signed_features is not None:
-            # H = [Z, -Z] given as Z: M = [(y Z)', -(y Z)'] without forming H (the same numbers: y (-z) = -(y z))
-            yz = (y[:, None] * np.asarray(signed_features, dtype=float)).T
-            self.M = np.concatenate([yz, -yz])
-        else:
-            H = np.asarray(H, dtype=float)
-            self.M = np.ascontiguousarray((y[:, None] * H).T)  # (J, m): learner j's row over u
-        J, m = self.M.shape
-        self.m, self.J = m, J
-        self.y = y
-        self.tol = float(tol)
-        self.batch = int(batch)
-        self._highspy = highspy
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("threads", 1)
-        h.setOptionValue("random_seed", 0)
-        h.setOptionValue("presolve", "off")  # every re-solve starts from the previous basis: presolve only costs
-        inf = highspy.kHighsInf
-        # columns u_1..u_m in [0, 1] (the cap is set in solve), beta free; minimise beta
-        h.addVars(m + 1, np.r_[np.zeros(m), -inf], np.r_[np.ones(m), inf])
-        h.changeColCost(m, 1.0)
-        cols = np.arange(m, dtype=np.int32)
-        h.addRow(1.0, 1.0, m, cols, np.ones(m))  # sum u = 1
-        h.addRow(0.0, 0.0, m, cols, y.copy())  # sum u y = 0 (the bias)
-        self.h = h
-        self.active = []  # learner index of each constraint row (rows 2, 3, ...)
-        self._cap = None
-        self._inf = inf
-
-    def _add(self, learners):
-        learners = np.asarray(learners, dtype=int)
-        k, m = learners.size, self.m
-        values = np.empty((k, m + 1))
-        values[:, :m] = self.M[learners]
-        values[:, m] = -1.0  # sum_i u_i y_i H_ij - beta <= 0
-        starts = np.arange(k, dtype=np.int32) * (m + 1)
-        index = np.tile(np.arange(m + 1, dtype=np.int32), k)
-        self.h.addRows(k, np.full(k, -self._inf), np.zeros(k), k * (m + 1), starts, index, values.ravel())
-        self.active.extend(int(j) for j in learners)
-
-    def solve(self, cap):
-        """Solve for cap ``D`` (at least :func:`feasible_cap`).
-
-        Returns
-        -------
-        a : ndarray of shape (J,)
-            Weak-learner weights (the multipliers of the learner constraints).
-        beta : float
-            The optimum (= the primal's ``rho - D sum xi``).
-        """
-        m = self.m
-        h = self.h
-        if cap != self._cap:
-            h.changeColsBounds(m, np.arange(m, dtype=np.int32), np.zeros(m), np.full(m, float(cap)))
-            self._cap = cap
-        if not self.active:
-            # start from the learner best at the class-balanced weights (feasible for any cap)
-            pos = self.y > 0
-            u0 = np.where(pos, 0.5 / pos.sum(), 0.5 / (~pos).sum())
-            self._add([int(np.argmax(self.M @ u0))])
-        ok = self._highspy.HighsModelStatus.kOptimal
-        for _ in range(self.J + 1):
-            h.run()
-            if h.getModelStatus() != ok:
-                raise RuntimeError(
-                    f"LPBoost dual LP (column generation) not solved: {h.modelStatusToString(h.getModelStatus())} "
-                    f"(cap={cap!r})"
-                )
-            x = np.asarray(h.getSolution().col_value)
-            u, beta = x[:m], x[m]
-            viol = self.M @ u - beta
-            viol[self.active] = -np.inf  # already constrained (violations there are solver tolerance)
-            order = _top_stable(viol, self.batch)
-            new = order[viol[order] > self.tol]
-            if new.size == 0:
-                break
-            self._add(new)
-        else:  # pragma: no cover - every learner joined at most once
-            raise RuntimeError("LPBoost column generation did not converge")
-        duals = np.asarray(h.getSolution().row_dual)[2:]
-        a = np.zeros(self.J)
-        # a_j = -(row dual) of the learner constraint (<= rows of a minimisation); clip round-off: a >= 0
-        np.add.at(a, np.asarray(self.active, dtype=int), np.maximum(-duals, 0.0))
         return a, float(beta)
 
 
