@@ -102,6 +102,27 @@ def test_partition_distances_are_those_of_the_minus_and_plus_subsets(m, n, b, se
         np.testing.assert_allclose(D2[:, b + k], lay.take(sq_distances(X[:, plus])), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_partition_distances_in_blocks_of_pairs_and_chunks_of_features(seed, monkeypatch):
+    """Many blocks of pair rows (64 rows each) and features summed in chunks of 7: the distances of the subsets."""
+    rng = np.random.RandomState(seed)
+    m, n, b = 30, 40, 6
+    X = rng.normal(size=(m, n))
+    lay = PairLayout(m)
+    Mm = random_subset_masks(rng, n, n // 2, b)
+    extra = np.argmax(Mm * rng.random_sample(Mm.shape), axis=0)
+    whole = rs._sq_distances(X, lay, Mm, extra).copy()  # one block, all features at once
+    monkeypatch.setattr(rs, "BLOCK_BYTES", 4 * n * 64)  # 64 pair rows per block: 7 blocks of 435 pairs
+    monkeypatch.setattr(rs, "TENSOR_CHUNK_BUDGET", 4 * lay.n_pairs * 7)  # 7 features per chunk
+    D2 = rs._sq_distances(X, lay, Mm, extra)
+    np.testing.assert_allclose(D2, whole, rtol=1e-5)  # float32 sums over feature chunks: round-off only
+    for k in range(b):
+        minus = np.flatnonzero(Mm[:, k])
+        plus = np.r_[np.flatnonzero(1 - Mm[:, k]), extra[k]]
+        np.testing.assert_allclose(D2[:, k], lay.take(sq_distances(X[:, minus])), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(D2[:, b + k], lay.take(sq_distances(X[:, plus])), rtol=1e-4, atol=1e-4)
+
+
 def test_subset_masks_and_balanced_subsample():
     rng = np.random.RandomState(0)
     M = random_subset_masks(rng, 11, 5, 30)

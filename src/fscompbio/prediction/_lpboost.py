@@ -157,7 +157,7 @@ class ColumnGenerationLP:
     cap (:meth:`solve` with another ``cap``) changes only column bounds and
     keeps both the working set and the basis.
 
-    On top of the reference's column generation, for a grid of caps
+    On top of plain column generation (the previous solver), for a grid of caps
     (stability selection's five ``nu``):
 
     * **Extrapolated working set.** The optimal ``(u, beta)`` is piecewise
@@ -184,19 +184,19 @@ class ColumnGenerationLP:
     on the four non-separable 300 x 200 sets, with identical selection
     frequencies (numbers in Notes). The target of 2x was not reached: even
     knowing every cap's final working set in advance (5 HiGHS re-solves per
-    subsample) is only 1.8x faster than the reference, since the ~300 dual
+    subsample) is only 1.8x faster than the previous solver, since the ~300 dual
     simplex pivots per subsample (~25 us each on these dense rows, about
     8 us + 0.4 us per row) stay.
 
     What was measured and not kept (CPU per subsample on XOR, against the
-    reference in the same run, 20 subsamples): the whole LP (all 400
+    previous solver in the same run, 20 subsamples): the whole LP (all 400
     learners) in one HiGHS model warm-started over the caps, 4.5x slower
     (dual formulation, dual simplex; primal simplex 15x) and 5x slower in the
     primal formulation (eq. 3.4); all 400 learner rows loaded from the start
     as free rows and switched on by their bounds (no new rows, so no
     re-factorisation), 3.4x slower; column generation on the primal
     formulation (learners as columns, primal simplex), as fast as the
-    reference (a re-solve after new columns costs ~0.9 ms); ``batch`` 8,
+    previous solver (a re-solve after new columns costs ~0.9 ms); ``batch`` 8,
     10% slower, 24 or 32, within 3%; a larger initial working set (the top
     16 or 32 learners at the balanced weights), fewer rounds but more pivots,
     within 3%; dropping non-binding rows between caps, 5-10% slower (they
@@ -230,12 +230,12 @@ class ColumnGenerationLP:
     -----
     :class:`PrimalLP` (cvxpy, the whole LP at once) is the reference; the
     tests compare the two on random problems (objective, weights, support),
-    and compare this class with the previous solver (a copy in that benchmark).
+    and ``bench/bench_lpboost_stability.py`` compares this class with the previous solver (copied there).
 
     CPU ms per subsample (5 caps, 40 subsamples, ``bench/bench_lpboost_stability.py``,
     best of 3 alternating rounds; selection frequencies differing out of 1,000)::
 
-        data set                     reference   this   ratio  differing
+        data set                      previous   this   ratio  differing
         xor                              18.17  14.39   1.26x  0
         nonlinear_weston                 16.16  13.38   1.21x  0
         fake_class                       17.11  13.71   1.25x  0
@@ -243,10 +243,10 @@ class ColumnGenerationLP:
         linear_zhang_sample_noise         9.74   9.58   1.02x  0
         linear_weston                     2.57   2.12   1.21x  0
 
-    The LP optima agree with the reference's to 1e-11 relative. Where the
+    The LP optima agree with the previous solver's to 1e-11 relative. Where the
     optimum is 0 (no combination of learners beats ``H a = 0``, e.g. with
     ``nu = 0.4`` on 80 x 30 noisy XOR) every pair ``a_j = a_{n+j} = 1/2`` is
-    optimal and the pair returned may differ from the reference's; this does
+    optimal and the pair returned may differ from the previous solver's; this does
     not occur on the stability-selection grid above.
     """
 

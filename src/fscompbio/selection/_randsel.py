@@ -176,18 +176,27 @@ class _Workspace:
         return buf[:size].reshape(shape)
 
 
+def _pair_rows32(X, first, stop, out):
+    """``(x_a - x_b)^2`` for the pairs ``(a, b > a)`` of the samples ``first <= a < stop`` of the float32 C-order
+    ``X``, in :class:`PairLayout` order (one contiguous block of ``s - a - 1`` rows per sample), into ``out``.
+    Returns the number of rows written."""
+    s = X.shape[0]
+    o = 0
+    for a in range(first, stop):  # a loop over samples, each step a vectorised block of (s - a - 1) x c
+        k = s - a - 1
+        np.subtract(X[a + 1 :], X[a], out=out[o : o + k])
+        o += k
+    np.square(out[:o], out=out[:o])
+    return o
+
+
 def _pair_sq_diffs32(Xr, start, stop, out=None):
     """``T[p, i] = (x_{a_p i} - x_{b_p i})^2`` for columns ``start:stop``, pairs ``a < b`` in
     :class:`PairLayout` order, float32 C-order: one contiguous row block per sample ``a``."""
     X = np.ascontiguousarray(Xr[:, start:stop], dtype=np.float32)
     s, c = X.shape
     T = np.empty((s * (s - 1) // 2, c), dtype=np.float32) if out is None else out
-    o = 0
-    for a in range(s - 1):  # a loop over samples, each step a vectorised block of (s - a - 1) x c
-        k = s - a - 1
-        np.subtract(X[a + 1 :], X[a], out=T[o : o + k])
-        o += k
-    np.square(T, out=T)
+    _pair_rows32(X, 0, s - 1, T)
     return T
 
 
@@ -219,14 +228,11 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
     buf = ws.get("T", (rows + s, n))
     o = a = 0
     while a < s - 1:
-        r = 0
-        while a < s - 1 and r < rows:
-            k = s - a - 1
-            np.subtract(X[a + 1 :], X[a], out=buf[r : r + k])
-            r += k
+        first, r = a, 0
+        while a < s - 1 and r < rows:  # whole samples until the block holds `rows` pairs
+            r += s - a - 1
             a += 1
-        T = buf[:r]
-        np.square(T, out=T)
+        T = buf[: _pair_rows32(X, first, a, buf)]
         if chunk >= n:
             np.matmul(T, M1, out=prod[o : o + r])
         else:
