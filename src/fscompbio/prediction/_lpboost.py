@@ -27,7 +27,6 @@ column generation. Machine Learning 46:225-254.
 
 from __future__ import annotations
 
-import threading
 import warnings
 from numbers import Real
 
@@ -115,33 +114,25 @@ def _top_stable(values, k):
     return cand[np.argsort(-values[cand], kind="stable")][:k]
 
 
-_HIGHS_POOL = threading.local()  # per thread: HiGHS objects of dropped solvers, reused (creating one costs ~0.3 ms)
-_HIGHS_POOL_SIZE = 4
+def _new_highs(highspy):
+    """A new HiGHS object with the options of every column-generation solve.
 
+    Each :class:`ColumnGenerationLP` owns a new object, so no solve starts from a model, basis or
+    options that an earlier solver left behind (creating one costs ~0.04 ms, against ~14 ms of
+    simplex per stability-selection subsample: ``bench/bench_highs_objects.py``).
 
-def _acquire_highs(highspy):
-    """An empty HiGHS object with the solver's options: from this thread's pool, or new."""
-    free = getattr(_HIGHS_POOL, "free", None)
-    if free:
-        h = free.pop()
-        h.clearModel()  # model, basis, factor and solution go; the options stay
-        return h
+    No ``threads`` option: HiGHS keeps one task scheduler per process, sized by the first solve that
+    starts it (cvxpy's HiGHS solves among them), and since HiGHS 1.16 an object asking for another
+    number of threads fails without solving (model status "Not Set"). The simplex here is serial
+    (``parallel="off"``), so the scheduler's size changes nothing.
+    """
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
     h.setOptionValue("random_seed", 0)
+    h.setOptionValue("parallel", "off")
     h.setOptionValue("presolve", "off")  # every re-solve starts from the previous basis: presolve only costs
     h.setOptionValue("simplex_scale_strategy", 0)  # entries are standardised features: scaling only costs
     return h
-
-
-def _release_highs(h):
-    """Give ``h`` back to this thread's pool (dropped if the pool is full)."""
-    free = getattr(_HIGHS_POOL, "free", None)
-    if free is None:
-        free = _HIGHS_POOL.free = []
-    if len(free) < _HIGHS_POOL_SIZE:
-        free.append(h)
 
 
 class ColumnGenerationLP:
@@ -175,10 +166,14 @@ class ColumnGenerationLP:
       instead of ~88.
     * **Less set-up.** The rows are standardised features (entries of order
       1), so HiGHS's matrix scaling only costs (``simplex_scale_strategy=0``);
-      the HiGHS object of a dropped solver is reused by the next one in the
-      same thread (creating one costs ~0.3 ms); a repeated cap (the
-      feasibility bound can raise two ``nu`` to the same cap) returns the
-      last solution without a re-solve.
+      a repeated cap (the feasibility bound can raise two ``nu`` to the same
+      cap) returns the last solution without a re-solve.
+
+    Each solver owns a new HiGHS object, and only its own solves warm-start
+    from one another. A solve that ends in any status other than optimal is
+    retried once, cold, on a new HiGHS object holding the same working set
+    and cap; if that fails too, :meth:`solve` raises a ``RuntimeError`` naming
+    the cap and both statuses.
 
     Together 1.2-1.3x less CPU than the previous solver (kept in ``bench/bench_lpboost_stability.py``)
     on the four non-separable 300 x 200 sets, with identical selection
@@ -272,42 +267,62 @@ class ColumnGenerationLP:
         self.extrapolate = int(extrapolate)
         self.near = float(near)
         self._highspy = highspy
-        h = _acquire_highs(highspy)
-        inf = highspy.kHighsInf
-        # columns u_1..u_m in [0, 1] (the cap is set in solve), beta free; minimise beta
-        h.addVars(m + 1, np.r_[np.zeros(m), -inf], np.r_[np.ones(m), inf])
-        h.changeColCost(m, 1.0)
-        cols = np.arange(m, dtype=np.int32)
-        h.addRow(1.0, 1.0, m, cols, np.ones(m))  # sum u = 1
-        h.addRow(0.0, 0.0, m, cols, y.copy())  # sum u y = 0 (the bias)
-        self.h = h
+        self._inf = highspy.kHighsInf
+        self._cols = np.arange(m, dtype=np.int32)
         self.active = []  # learner index of each constraint row (rows 2, 3, ...)
         self._in = np.zeros(J, dtype=bool)  # learner j has a row
-        self._cols = cols
         self._history = []  # (cap, u, beta) of the last two solves
         self._cap = None
         self._last = None  # (a, beta) of the last solve
-        self._inf = inf
+        self.h = self._build(cap=1.0)
 
-    def __del__(self):
-        h = getattr(self, "h", None)
-        if h is not None:
-            try:
-                _release_highs(h)
-            except Exception:  # pragma: no cover - interpreter shutdown
-                pass
+    def _build(self, cap):
+        """A new HiGHS object holding the dual LP over the current working set, with cap ``D``."""
+        m, inf = self.m, self._inf
+        h = _new_highs(self._highspy)
+        # columns u_1..u_m in [0, D], beta free; minimise beta
+        h.addVars(m + 1, np.r_[np.zeros(m), -inf], np.r_[np.full(m, float(cap)), inf])
+        h.changeColCost(m, 1.0)
+        h.addRow(1.0, 1.0, m, self._cols, np.ones(m))  # sum u = 1
+        h.addRow(0.0, 0.0, m, self._cols, self.y.copy())  # sum u y = 0 (the bias)
+        if self.active:
+            self._add_rows(h, np.asarray(self.active, dtype=int))
+        return h
 
-    def _add(self, learners):
-        learners = np.asarray(learners, dtype=int)
+    def _add_rows(self, h, learners):
         k, m = learners.size, self.m
         values = np.empty((k, m + 1))
         values[:, :m] = self.M[learners]
         values[:, m] = -1.0  # sum_i u_i y_i H_ij - beta <= 0
         starts = np.arange(k, dtype=np.int32) * (m + 1)
         index = np.tile(np.arange(m + 1, dtype=np.int32), k)
-        self.h.addRows(k, np.full(k, -self._inf), np.zeros(k), k * (m + 1), starts, index, values.ravel())
+        h.addRows(k, np.full(k, -self._inf), np.zeros(k), k * (m + 1), starts, index, values.ravel())
+
+    def _add(self, learners):
+        learners = np.asarray(learners, dtype=int)
+        self._add_rows(self.h, learners)
         self.active.extend(learners.tolist())
         self._in[learners] = True
+
+    def _run(self, cap):
+        """Solve the current LP; retry once, cold, on a new HiGHS object; raise if that fails too."""
+        ok = self._highspy.HighsModelStatus.kOptimal
+        run_status = self.h.run()
+        if self.h.getModelStatus() == ok:
+            return
+        first = self._status(run_status)
+        self.h = self._build(cap)
+        run_status = self.h.run()
+        if self.h.getModelStatus() != ok:
+            raise RuntimeError(
+                f"LPBoost dual LP (column generation) not solved at cap D={cap!r} "
+                f"({self.m} samples, {len(self.active)} of {self.J} weak learners in the working set): "
+                f"{first}; retried on a new HiGHS object: {self._status(run_status)}"
+            )
+
+    def _status(self, run_status):
+        h = self.h
+        return f"model status {h.modelStatusToString(h.getModelStatus())!r} (run status {run_status.name})"
 
     def _violators(self, u, beta, k, near=0.0):
         """Up to ``k`` learners without a row, most violating first, with ``M_j u - beta > tol``.
@@ -334,13 +349,12 @@ class ColumnGenerationLP:
             The optimum (= the primal's ``rho - D sum xi``).
         """
         m = self.m
-        h = self.h
         cap = float(cap)
         if cap == self._cap and self._last is not None:
             # the same cap again (the feasibility bound raises several nu to it): HiGHS would re-run 0 pivots
             return self._last[0].copy(), self._last[1]
         if cap != self._cap:
-            h.changeColsBounds(m, self._cols, np.zeros(m), np.full(m, cap))
+            self.h.changeColsBounds(m, self._cols, np.zeros(m), np.full(m, cap))
             self._cap = cap
         if not self.active:
             # start from the learner best at the class-balanced weights (feasible for any cap)
@@ -355,15 +369,9 @@ class ColumnGenerationLP:
                 new = self._violators(u_ext, b1 + t * (b1 - b0), self.extrapolate)
                 if new.size:
                     self._add(new)
-        ok = self._highspy.HighsModelStatus.kOptimal
         for _ in range(self.J + 1):
-            h.run()
-            if h.getModelStatus() != ok:
-                raise RuntimeError(
-                    f"LPBoost dual LP (column generation) not solved: {h.modelStatusToString(h.getModelStatus())} "
-                    f"(cap={cap!r})"
-                )
-            sol = h.getSolution()
+            self._run(cap)
+            sol = self.h.getSolution()
             x = np.asarray(sol.col_value)
             u, beta = x[:m], x[m]
             new = self._violators(u, beta, self.batch, self.near)
