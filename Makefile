@@ -1,17 +1,21 @@
 # The two commands of the README's quick start, and a few more.
 #   make workflow   install (once) and run the quick workflow: every figure under figures/
 #   make test       install (once) and run the test suite
-#   make install-slurm   add snakemake-executor-plugin-slurm (for profiles/slurm*)
+#   make lock       refresh requirements/lock.txt (newest releases) and the conda environment from it
+#   make test-latest   the tests in a separate environment with the newest releases (.venv-latest)
 #   make estimate   time a stratified sample of the thesis config's jobs; projected CPU-hours per stage
-# Everything is installed into .venv from pyproject.toml; PYTHON picks the interpreter (>= 3.11).
+# Everything is installed into .venv from the lock file requirements/lock.txt (exact versions and hashes of
+# every package, the extras included), then the package itself from this tree; PYTHON picks the interpreter
+# (>= 3.11). pyproject.toml keeps lower bounds only, for a plain `pip install` of the library.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+LOCK   := requirements/lock.txt
 CORES  ?= 2
 
-.PHONY: install install-slurm sysdeps workflow thesis test test-slow lint fmt-check report bench estimate ci-slurm clean
+.PHONY: install install-slurm sysdeps workflow thesis test test-slow test-latest lock envs lint fmt-check report bench estimate ci-slurm clean
 
 install: $(STAMP)
 
@@ -25,15 +29,45 @@ sysdeps:
 	    echo "graphviz (the 'dot' command) is needed for figure 5.1: install it, e.g. 'sudo apt-get install graphviz'" >&2; exit 1; \
 	  fi; }
 
-# The SLURM executor plugin (the optional dependency `slurm` of pyproject.toml).
+# The SLURM executor plugin is part of the locked environment: kept as a name for older instructions.
 install-slurm: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[test,slurm]"
 
-$(STAMP): pyproject.toml
+# A new .venv whenever the lock or pyproject.toml changes, so that it holds exactly the locked packages.
+$(STAMP): $(LOCK) pyproject.toml
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip check
+	$(BIN)/python -m fscompbio.environment compare --strict $(LOCK)
 	touch $(STAMP)
+
+# Refresh the lock to the newest releases that pyproject.toml allows (every extra; Python >= 3.11 on every
+# platform, one version of each package where one fits all), then the conda environment from it. uv
+# resolves; it is installed into .venv-lock, apart from the study's environment.
+lock:
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install --quiet "uv>=0.9"
+	.venv-lock/bin/uv pip compile pyproject.toml requirements/build.in --all-extras --universal \
+	  --fork-strategy fewest --python-version 3.11 --generate-hashes --upgrade \
+	  --custom-compile-command "make lock" --output-file $(LOCK)
+	$(MAKE) envs
+
+# The conda environment of every rule (profiles/slurm-conda), generated from the lock.
+envs: $(STAMP)
+	$(BIN)/python -m fscompbio.environment conda-env $(LOCK) > envs/study.yaml.tmp
+	mv envs/study.yaml.tmp envs/study.yaml
+
+# The tests against the newest releases, in a new environment (.venv-latest): prints which packages differ
+# from the lock, then runs the default test suite. Run it before `make lock`, and whenever a dependency
+# publishes a release.
+test-latest: sysdeps
+	rm -rf .venv-latest
+	$(PYTHON) -m venv .venv-latest
+	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade pip
+	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[test,bench,slurm]"
+	.venv-latest/bin/python -m fscompbio.environment compare $(LOCK)
+	.venv-latest/bin/python -m pytest
 
 workflow: $(STAMP) sysdeps
 	$(BIN)/snakemake --cores $(CORES) --configfile config.yaml
@@ -52,7 +86,7 @@ lint: $(STAMP)
 	$(BIN)/snakefmt --check .
 
 # The end-to-end SLURM test of CI (root on Debian/Ubuntu: installs and starts a one-node SLURM).
-ci-slurm: install-slurm
+ci-slurm: install
 	bash .ci/slurm_e2e.sh
 
 report: $(STAMP)
@@ -67,4 +101,4 @@ bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf results logs figures/*.png figures/*.csv figures/*.md .snakemake
+	rm -rf results logs figures/*.png figures/*.csv figures/*.md .snakemake .venv-lock .venv-latest

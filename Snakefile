@@ -13,6 +13,7 @@ report: "report/workflow.rst"
 
 include: "rules/common.smk"
 include: "rules/resources.smk"
+include: "rules/environment.smk"
 
 
 wildcard_constraints:

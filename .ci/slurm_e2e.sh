@@ -14,7 +14,7 @@
 #   - a second run through the profile has nothing to do.
 # Every daemon it started is stopped by its PID on exit (trap), and leftover jobs are cancelled.
 #
-#   bash .ci/slurm_e2e.sh          (called from .ci/run; `make ci-slurm` installs the plugin first)
+#   bash .ci/slurm_e2e.sh          (called from .ci/run; `make ci-slurm` installs the environment first)
 # Environment: SLURM_E2E_KEEP=1 keeps the temporary folder; SLURM_E2E_TIMEOUT (seconds, default 900).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ if [ ${#need[@]} -gt 0 ]; then
     }
 fi
 "$PY" -c "import snakemake_executor_plugin_slurm" 2>/dev/null ||
-    fail "snakemake-executor-plugin-slurm is not installed in .venv (make install-slurm)"
+    fail "snakemake-executor-plugin-slurm is not installed in .venv (make install)"
 say "packages ready ($(slurmctld -V))"
 
 # --- 1. a one-node cluster in a temporary folder -----------------------------------------------------

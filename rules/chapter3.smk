@@ -29,7 +29,7 @@ rule ch3_fold:
     benchmark:
         "benchmarks/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.tsv"
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch3_fold"),
@@ -69,7 +69,7 @@ rule ch3_summary:
         "logs/chapter3/summary/{dataset}.log",
     localrule: True
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -95,7 +95,7 @@ for _dataset in CH3["datasets"]:
             f"logs/chapter3/{_fig}.log",
         localrule: True
         conda:
-            "../envs/figures.yaml"
+            "../envs/study.yaml"
         threads: 1
         resources:
             mem_mb=LOCAL_MEM_MB,
@@ -124,7 +124,7 @@ rule ch3_table3_2:
         "logs/chapter3/table3_2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -146,7 +146,7 @@ rule ch3_consistency_toy:
         "logs/chapter3/consistency_toy.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,

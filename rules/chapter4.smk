@@ -28,7 +28,7 @@ rule ch4_fold:
     benchmark:
         "benchmarks/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.tsv"
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch4_fold"),
@@ -68,7 +68,7 @@ rule ch4_summary:
         "logs/chapter4/summary/{dataset}.log",
     localrule: True
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -94,7 +94,7 @@ for _dataset in CH4["datasets"]:
             f"logs/chapter4/{_fig}.log",
         localrule: True
         conda:
-            "../envs/figures.yaml"
+            "../envs/study.yaml"
         threads: 1
         resources:
             mem_mb=LOCAL_MEM_MB,
@@ -116,7 +116,7 @@ rule ch4_randsel_history:
     log:
         "logs/chapter4/randsel_history.log",
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch4_randsel_history"),
@@ -137,7 +137,7 @@ rule ch4_fig4_3:
         "logs/chapter4/fig4_3.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -156,7 +156,7 @@ rule ch4_expected_contributions:
     log:
         "logs/chapter4/expected_contributions.log",
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch4_expected_contributions"),
@@ -177,7 +177,7 @@ rule ch4_figP_1:
         "logs/chapter4/figP_1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,

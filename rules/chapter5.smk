@@ -90,7 +90,7 @@ rule ch5_predict:
     log:
         "logs/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.log",
     conda:
-        "../envs/prediction.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch5_predict"),
@@ -124,7 +124,7 @@ rule ch5_table_P1:
         "logs/chapter5/table_P1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -144,7 +144,7 @@ rule ch5_fig5_3:
         "logs/chapter5/fig5_3.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -166,7 +166,7 @@ rule ch5_learning_curve:
     log:
         "logs/chapter5/learning_curve/{representation}/fold{fold}.log",
     conda:
-        "../envs/prediction.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch5_learning_curve"),
@@ -197,7 +197,7 @@ rule ch5_fig5_5:
         "logs/chapter5/fig5_5.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -217,7 +217,7 @@ rule ch5_fig5_4:
     log:
         "logs/chapter5/fig5_4.log",
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch5_fig5_4"),
@@ -238,7 +238,7 @@ rule ch5_fig5_1:
         "logs/chapter5/fig5_1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -259,7 +259,7 @@ rule ch5_fig5_2:
         "logs/chapter5/fig5_2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -286,7 +286,7 @@ rule ch5_workflow_graph:
         "logs/chapter5/workflow_rulegraph.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -312,7 +312,7 @@ rule ch5_model:
     log:
         "logs/chapter5/model.log",
     conda:
-        "../envs/prediction.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch5_model"),

@@ -11,7 +11,7 @@ rule dataset:
         "logs/datasets/{dataset}.log",
     localrule: True
     conda:
-        "../envs/datasets.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,

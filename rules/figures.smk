@@ -20,7 +20,7 @@ rule table3_1:
         "logs/figures/table3_1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -50,7 +50,7 @@ rule table_A2:
         "logs/figures/table_A2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -72,7 +72,7 @@ rule fig2_1:
         "logs/figures/fig2_1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -92,7 +92,7 @@ rule fig3_1:
         "logs/figures/fig3_1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -111,7 +111,7 @@ rule fig3_2:
         "logs/figures/fig3_2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -128,7 +128,7 @@ rule fig4_1:
         "logs/figures/fig4_1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -147,7 +147,7 @@ rule fig4_2:
         "logs/figures/fig4_2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,

@@ -32,7 +32,7 @@ rule mc_fold:
     log:
         "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("mc_fold"),
@@ -65,7 +65,7 @@ rule mc_figM_1:
         "logs/multiclass/figM_1.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,

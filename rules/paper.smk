@@ -24,7 +24,7 @@ rule paper_tableP_2_method:
     log:
         "logs/paper/tableP_2/{p2_dataset}/{p2_method}.log",
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("paper_tableP_2_method"),
@@ -62,7 +62,7 @@ rule paper_tableP_2:
         "logs/paper/tableP_2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,
@@ -79,7 +79,7 @@ rule paper_randsel_history:
     log:
         "logs/paper/figP_2_randsel_history.log",
     conda:
-        "../envs/selection.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("paper_randsel_history"),
@@ -100,7 +100,7 @@ rule paper_figP_2:
         "logs/paper/figP_2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,

@@ -21,7 +21,7 @@ rule ch5_windows:
     log:
         "logs/peptides/windows.log",
     conda:
-        "../envs/sequences.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch5_windows"),
@@ -46,7 +46,7 @@ rule ch5_encode:
     log:
         "logs/peptides/encode.log",
     conda:
-        "../envs/sequences.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch5_encode"),
@@ -67,7 +67,7 @@ rule ch5_homology:
     log:
         "logs/peptides/homology.log",
     conda:
-        "../envs/sequences.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("ch5_homology"),

@@ -21,7 +21,7 @@ rule reg_recovery:
     log:
         "logs/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.log",
     conda:
-        "../envs/regression.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=mem_of("reg_recovery"),
@@ -55,7 +55,7 @@ rule reg_figR_2:
         "logs/regression/figR_2.log",
     localrule: True
     conda:
-        "../envs/figures.yaml"
+        "../envs/study.yaml"
     threads: 1
     resources:
         mem_mb=LOCAL_MEM_MB,

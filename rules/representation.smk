@@ -18,7 +18,7 @@ rule ch5_sparse_filtering:
     log:
         "logs/representation/sparse_filtering.log",
     conda:
-        "../envs/sequences.yaml"
+        "../envs/study.yaml"
     threads: 2
     resources:
         mem_mb=mem_of("ch5_sparse_filtering"),

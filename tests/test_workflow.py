@@ -10,6 +10,7 @@ silently loses its message fails here.
 """
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -79,6 +80,10 @@ EXPECTED = {
         "figures/tableP_2.csv",
         "figures/tableP_2.md",
         "figures/figP_2.png",
+    ],
+    "environment": [
+        "results/environment.json",
+        "figures/environment.csv",
     ],
     "chapter5_data": [
         "results/peptides/windows.csv",
@@ -181,6 +186,20 @@ def test_tableP_2_values(workflow_run):
     assert t.loc["bahsic", "recall_mean"] > t.loc["correlation", "recall_mean"]
     assert t.loc["bahsic", "accuracy_mean"] > t.loc["correlation", "accuracy_mean"]
     assert "± " in (workflow_run / "figures" / "tableP_2.md").read_text()
+
+
+def test_the_run_records_its_environment(workflow_run):
+    from importlib import metadata
+
+    from fscompbio.environment import compare_to_lock
+
+    record = json.loads((workflow_run / "results" / "environment.json").read_text())
+    for name in ("numpy", "scipy", "scikit-learn", "cvxpy", "highspy", "snakemake"):
+        assert record["key_packages"][name] == metadata.version(name)
+    assert record["lock"]["differences"] == compare_to_lock(REPO / "requirements" / "lock.txt")
+    table = pd.read_csv(workflow_run / "figures" / "environment.csv", keep_default_na=False).set_index("package")
+    assert table.loc["highspy", "installed"] == metadata.version("highspy")
+    assert table.loc["highspy", "role"] == "key"
 
 
 def test_second_run_has_nothing_to_do(workflow_run):

@@ -4,8 +4,8 @@ The peer method of the regression comparison (figure ``figR_2``): Sun, Yao and
 Goodison (2015) compare their local-learning selector with the authors' HSIC
 Lasso code. This wrapper calls pyHSICLasso's public API only (``HSICLasso.input``,
 ``.regression`` / ``.classification``, ``.get_index``, ``.get_index_score``) and
-gives it the scikit-learn selector interface of this package. pyHSICLasso is an
-optional dependency: ``pip install "fscompbio[bench]"``.
+gives it the scikit-learn selector interface of this package. pyHSICLasso is a
+dependency of the package, imported only when an HSIC Lasso is fitted.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def import_pyhsiclasso():
         from pyHSICLasso import HSICLasso as _PyHSICLasso
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "HSIC Lasso needs the optional package pyHSICLasso (Yamada et al. 2014): "
-            "install it with  pip install 'fscompbio[bench]'  (or  pip install pyHSICLasso), "
+            "HSIC Lasso needs the package pyHSICLasso (Yamada et al. 2014), a dependency of fscompbio that is "
+            "missing from this environment: install it with  pip install pyHSICLasso  (or reinstall fscompbio), "
             "or drop 'hsic_lasso' from the methods of the regression figure in config.yaml"
         ) from exc
     return _PyHSICLasso

@@ -1,0 +1,238 @@
+"""The software environment of a run, and the lock file it is meant to match.
+
+The study's environment is recorded in ``requirements/lock.txt``: every package with its exact version
+and hashes, resolved for Python 3.11 and later on every platform (``make lock``). The workflow installs it
+(``make workflow``, ``make test``), writes what a run actually had to ``results/environment.json``
+(:func:`environment_record`), and the cluster's conda environment is generated from the same file
+(:func:`conda_environment`).
+
+Command line (used by the Makefile)::
+
+    python -m fscompbio.environment record [--lock requirements/lock.txt]   # the JSON record
+    python -m fscompbio.environment compare requirements/lock.txt           # installed vs locked
+    python -m fscompbio.environment conda-env requirements/lock.txt         # envs/study.yaml
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+__all__ = [
+    "KEY_PACKAGES",
+    "read_lock",
+    "installed_versions",
+    "compare_to_lock",
+    "environment_record",
+    "conda_environment",
+]
+
+#: The packages whose versions decide the study's numbers, listed first in the record.
+KEY_PACKAGES = (
+    "numpy",
+    "scipy",
+    "scikit-learn",
+    "pandas",
+    "matplotlib",
+    "cvxpy",
+    "highspy",
+    "clarabel",
+    "biopython",
+    "pyhsiclasso",
+    "threadpoolctl",
+    "snakemake",
+)
+
+#: The Python of the lock's resolution and of the conda environment.
+LOCK_PYTHON = "3.11"
+
+#: Packages of the lock that conda provides itself in the generated environment.
+_CONDA_PROVIDES = {"pip", "setuptools"}
+
+
+def _logical_lines(path):
+    """``(line number, text)`` of each requirement, continuation lines joined, comments dropped."""
+    pending, start = "", None
+    for number, raw in enumerate(Path(path).read_text().splitlines(), start=1):
+        line = raw.split(" #", 1)[0].rstrip() if not raw.lstrip().startswith("#") else ""
+        if start is None:
+            start = number
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        pending += line
+        if pending.strip():
+            yield start, pending.strip()
+        pending, start = "", None
+
+
+def read_lock(path, *, all_markers=False):
+    """The exact pins of a lock file: ``{canonical name: (version, marker text or None)}``.
+
+    A hashed requirements file as ``uv pip compile --generate-hashes`` (or pip-tools) writes it. By
+    default only the pins whose environment marker holds here; ``all_markers=True`` keeps every line
+    (keyed ``name`` or ``name ; marker`` when one name is pinned under several markers).
+
+    Raises
+    ------
+    ValueError
+        Naming the file and line of a requirement that is not an exact ``name==version`` pin.
+    """
+    pins = {}
+    for number, text in _logical_lines(path):
+        spec = " ".join(tok for tok in text.split() if not tok.startswith("--hash"))
+        if spec.startswith("-"):  # an option line such as --index-url
+            continue
+        try:
+            req = Requirement(spec)
+        except InvalidRequirement as exc:
+            raise ValueError(f"{path}:{number}: not a requirement: {spec!r} ({exc})") from None
+        specs = list(req.specifier)
+        if len(specs) != 1 or specs[0].operator != "==" or "*" in specs[0].version:
+            raise ValueError(f"{path}:{number}: {req.name} is not pinned to one version (got {spec!r})")
+        marker = str(req.marker) if req.marker else None
+        if not all_markers and req.marker is not None and not req.marker.evaluate():
+            continue
+        name = canonicalize_name(req.name)
+        key = name if name not in pins or not all_markers else f"{name} ; {marker}"
+        pins[key] = (specs[0].version, marker)
+    return pins
+
+
+def installed_versions():
+    """``{canonical name: version}`` of every distribution installed in this interpreter."""
+    out = {}
+    for dist in metadata.distributions():
+        name = dist.metadata["Name"]
+        if name:
+            out.setdefault(canonicalize_name(name), dist.version)
+    return dict(sorted(out.items()))
+
+
+def compare_to_lock(lock_path, installed=None, *, ignore=("fscompbio",)):
+    """The packages whose installed version is not the locked one.
+
+    Returns a list of ``{"name", "locked", "installed"}`` (``None`` for a package missing on one side),
+    sorted by name; empty when the environment is exactly the lock's. ``ignore``: names not compared
+    (the project itself, installed from its source tree).
+    """
+    locked = {name: version for name, (version, _) in read_lock(lock_path).items()}
+    installed = installed_versions() if installed is None else installed
+    skip = {canonicalize_name(n) for n in ignore}
+    names = sorted((set(locked) | set(installed)) - skip)
+    return [
+        {"name": n, "locked": locked.get(n), "installed": installed.get(n)}
+        for n in names
+        if locked.get(n) != installed.get(n)
+    ]
+
+
+def _blas():
+    from threadpoolctl import threadpool_info
+
+    keep = ("user_api", "internal_api", "version", "architecture")
+    return sorted(
+        ({k: info.get(k) for k in keep} for info in threadpool_info()),
+        key=lambda d: tuple(str(d[k]) for k in keep),
+    )
+
+
+def environment_record(lock_path=None):
+    """What a run ran on: Python, platform, BLAS, every package's version, and the lock's match.
+
+    Deterministic for one environment (no dates, no paths, no thread counts), so that a run's record
+    changes only when its software does.
+    """
+    from . import __version__
+
+    installed = installed_versions()
+    record = {
+        "fscompbio": __version__,
+        "python": {"version": platform.python_version(), "implementation": platform.python_implementation()},
+        "platform": {"system": platform.system(), "machine": platform.machine()},
+        "key_packages": {n: installed.get(n) for n in KEY_PACKAGES},
+        "packages": installed,
+        "blas": _blas(),
+    }
+    if lock_path is not None:
+        lock_path = Path(lock_path)
+        diff = compare_to_lock(lock_path, installed)
+        record["lock"] = {
+            "file": lock_path.name,
+            "sha256": hashlib.sha256(lock_path.read_bytes()).hexdigest(),
+            "matches": not diff,
+            "differences": diff,
+        }
+    return record
+
+
+def conda_environment(lock_path, *, source=None):
+    """A conda environment file (YAML text) with the lock's exact versions.
+
+    conda-forge gives Python and graphviz (figure 5.1's rule graph); pip installs every locked package
+    at its locked version (the same wheels as the ``.venv`` install, so the same numbers), then the
+    package from the repository (``-e ..``: the file lives in ``envs/``).
+    """
+    pins = read_lock(lock_path, all_markers=True)
+    lines = [
+        f"# Generated from {source or Path(lock_path).name} by `make envs`: do not edit by hand.",
+        "# The conda environment of every rule under --software-deployment-method conda (profiles/slurm-conda):",
+        "# Python and graphviz from conda-forge, every Python package at the lock's exact version from PyPI.",
+        "channels:",
+        "  - conda-forge",
+        "  - nodefaults",
+        "dependencies:",
+        f"  - python ={LOCK_PYTHON}",
+        "  - graphviz =12",
+        "  - pip",
+        "  - pip:",
+    ]
+    for key, (version, marker) in sorted(pins.items()):
+        name = key.split(" ;", 1)[0]
+        if name in _CONDA_PROVIDES:
+            continue
+        requirement = f"{name}=={version}" + (f" ; {marker}" if marker else "")
+        lines.append("      - '" + requirement.replace("'", "''") + "'")  # YAML single quotes: markers quote with "
+    lines.append("      - -e ..")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m fscompbio.environment", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    rec = sub.add_parser("record", help="print the JSON record of this environment")
+    rec.add_argument("--lock", help="the lock file to compare with")
+    cmp_ = sub.add_parser("compare", help="list the packages whose installed version is not the locked one")
+    cmp_.add_argument("lock")
+    cmp_.add_argument("--strict", action="store_true", help="exit 1 when any package differs")
+    env = sub.add_parser("conda-env", help="print the conda environment file generated from the lock")
+    env.add_argument("lock")
+    args = parser.parse_args(argv)
+    if args.command == "record":
+        print(json.dumps(environment_record(args.lock), indent=1, sort_keys=True))
+        return 0
+    if args.command == "conda-env":
+        sys.stdout.write(conda_environment(args.lock, source=args.lock))
+        return 0
+    diff = compare_to_lock(args.lock)
+    if not diff:
+        print(f"every installed package has its version of {args.lock}")
+        return 0
+    width = max(len(d["name"]) for d in diff)
+    print(f"{len(diff)} package(s) differ from {args.lock}:")
+    print(f"  {'package':{width}s}  {'locked':>14s}  {'installed':>14s}")
+    for d in diff:
+        print(f"  {d['name']:{width}s}  {d['locked'] or '-':>14s}  {d['installed'] or '-':>14s}")
+    return 1 if args.strict else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
