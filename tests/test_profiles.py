@@ -44,7 +44,7 @@ def test_every_profile_is_listed():
 @pytest.mark.parametrize("profile", PROFILES)
 def test_profile_dry_run(profile, tmp_path):
     if profile.startswith("slurm") and not _has_slurm_plugin():
-        pytest.skip("snakemake-executor-plugin-slurm not installed (make install-slurm; CI installs it)")
+        pytest.skip("snakemake-executor-plugin-slurm not installed (make install; CI installs it)")
     extra = []
     if _profile(profile).get("software-deployment-method") == "conda" and shutil.which("conda") is None:
         # conda is not on this machine: plan with the profile's other settings (the conda side is
