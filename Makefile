@@ -95,7 +95,7 @@ report: $(STAMP)
 # Time a stratified sample of the thesis config's jobs (one per stratum, one thread each; about an
 # hour) and print the projected CPU-hours per stage. ESTIMATE_ARGS="--rules ch3_fold" for a part.
 estimate: $(STAMP)
-	OMP_NUM_THREADS=1 $(BIN)/python scripts/estimate.py --configfile config/thesis.yaml $(ESTIMATE_ARGS)
+	OMP_NUM_THREADS=1 $(BIN)/python bench/estimate_thesis_cost.py --configfile config/thesis.yaml $(ESTIMATE_ARGS)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

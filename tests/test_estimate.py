@@ -1,4 +1,4 @@
-"""scripts/estimate.py: strata, reductions and their extrapolation, the merged projection (no job is timed)."""
+"""bench/estimate_thesis_cost.py: strata, reductions and their extrapolation, the merged projection (no job is timed)."""
 
 import importlib.util
 import json
@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-_SPEC = importlib.util.spec_from_file_location("estimate", Path(__file__).resolve().parents[1] / "scripts" / "estimate.py")
+_SPEC = importlib.util.spec_from_file_location(
+    "estimate", Path(__file__).resolve().parents[1] / "bench" / "estimate_thesis_cost.py"
+)
 estimate = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(estimate)
 

@@ -1,6 +1,6 @@
 """Project the CPU time of a whole config (by default the thesis') from a timed, stratified sample of its jobs.
 
-    .venv/bin/python scripts/estimate.py [--configfile config/thesis.yaml] [--per-stratum 1] [--threads 1]
+    .venv/bin/python bench/estimate_thesis_cost.py [--configfile config/thesis.yaml] [--per-stratum 1] [--threads 1]
     make estimate                       (the same, with the defaults)
 
 1. The job list: ``snakemake --forceall --dry-run`` of the config (rule, wildcards, inputs, outputs).
