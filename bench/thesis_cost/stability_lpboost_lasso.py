@@ -1,9 +1,11 @@
 """CPU ms per subsample of StabilitySelection at the thesis' chapter-3 fold shapes (outer training fold, 90%):
-LPBoost column generation as before (4 learners per round, one row per call, HiGHS presolve on) and now (16 per
-round, one call, presolve off), and the lasso by coordinate descent and by LARS, measured side by side in one
-process. Synthetic sets from the quick workflow's results/datasets/ (their thesis shapes); real sets in full
-from data/expression/ (the thesis config reads every feature). Run from the repository root:
-python report/thesis_projection/stability_round3.py DATASETS_DIR OUT.json"""
+LPBoost column generation with its previous defaults (4 learners per call, one row per call, HiGHS presolve on;
+``lpboost_before``) and with 16 learners per call, presolve off (``lpboost_now``), and the lasso by coordinate
+descent and by LARS, side by side in one process. Synthetic sets from the quick workflow's results/datasets/
+(their thesis shapes); real sets in full from data/expression/ (the thesis config reads every feature).
+Wrote stability_lpboost_lasso.json at commit 9f6620b (2026-11-22). ColumnGenerationLP has changed since (predicted
+learners, a new HiGHS object per solver): the two LPBoost columns are that commit's solvers, reproducible there
+only. From the repository root: .venv/bin/python bench/thesis_cost/stability_lpboost_lasso.py DATASETS_DIR OUT.json"""
 import json, sys, time
 import numpy as np
 from threadpoolctl import threadpool_limits

@@ -1,9 +1,10 @@
 """CPU ms per subsample of StabilitySelection(learner="logistic") at the thesis' chapter-3 fold shapes (outer
 training fold, 90%): one liblinear solve on all features (``logistic_solver="liblinear"``, the previous path) and
-the working set grown by KKT violators (``"working_set"``, now the default), side by side in one process, with the
+the working set grown by KKT violators (``"working_set"``, the default), side by side in one process, with the
 largest difference of the selection frequencies. Synthetic sets (300 x 200: the working set is not used there,
 features do not outnumber twice the subsample) are left out. Real sets in full from data/expression/.
-Run from the repository root: python report/thesis_projection/stability_round4.py OUT.json"""
+Wrote stability_logistic.json at commit c762274 (2026-11-23). From the repository root:
+.venv/bin/python bench/thesis_cost/stability_logistic.py OUT.json"""
 import json, sys, time
 import numpy as np
 from threadpoolctl import threadpool_limits

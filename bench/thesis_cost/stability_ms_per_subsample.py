@@ -1,4 +1,7 @@
-"""CPU ms per subsample of StabilitySelection at the thesis' chapter-3 fold shapes (outer training fold)."""
+"""CPU ms per subsample of StabilitySelection (l1-logistic, LPBoost) at the thesis' chapter-3 fold shapes (outer
+training fold, 90%), on the data sets in results/datasets/ built with config/thesis.yaml, one BLAS thread.
+Wrote stability_ms_per_subsample.json at commit c51b3e9 (2026-11-22). From the repository root:
+.venv/bin/python bench/thesis_cost/stability_ms_per_subsample.py OUT.json N_SUBSAMPLES"""
 import json, sys, time, numpy as np
 from threadpoolctl import threadpool_limits
 import fscompbio
