@@ -128,7 +128,8 @@ def test_alignment_matches_frobenius_definition():
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000))
 def test_linear_alignment_is_pearson_r_squared(seed):
-    """Seed 001 eq. 10: with linear kernels, tr(KHLH) = (sum (x - xbar)(y - ybar))^2, so A = r^2."""
+    """Song et al. (2007), "Supervised Feature Selection via Dependence Estimation", eq. 10: with linear kernels,
+    tr(KHLH) = (sum (x - xbar)(y - ybar))^2, so A = r^2."""
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(20)
     y = 0.5 * x + rng.standard_normal(20)
@@ -143,7 +144,8 @@ def test_linear_alignment_is_pearson_r_squared(seed):
 
 # ---------------------------------------------------------------- HSIC
 def _hsic1_bruteforce(K, L):
-    """The U-statistic of seed 001 (its appendix), over distinct index tuples."""
+    """The U-statistic of Song et al. (2007), "Supervised Feature Selection via Dependence Estimation" (its
+    appendix), over distinct index tuples."""
     m = K.shape[0]
     t2 = np.mean([K[i, j] * L[i, j] for i, j in itertools.permutations(range(m), 2)])
     t4 = np.mean([K[i, j] * L[q, r] for i, j, q, r in itertools.permutations(range(m), 4)])

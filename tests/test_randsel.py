@@ -308,8 +308,8 @@ def test_uneven_batches_never_crash(n_subsets, batch_size):
 
 
 def test_balanced_false_redraws_single_class_subsamples_and_refuses_hopeless_ones():
-    """Issue 13: tiny unbalanced subsamples of a rare class are redrawn (never a one-class kernel), and a
-    setup where most subsamples would hold one class is refused with a clear error."""
+    """Tiny unbalanced subsamples of a rare class are redrawn (never a one-class kernel), and a setup where most
+    subsamples would hold one class is refused with a clear error."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(100, 6))
     y = np.r_[np.ones(15), -np.ones(85)]
