@@ -57,7 +57,7 @@ rule ch3_fold:
             for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
         ],
     script:
-        "../scripts/ch3_fold.py"
+        "../scripts/evaluate_outer_folds.py"
 
 
 rule ch3_summary:
@@ -77,7 +77,7 @@ rule ch3_summary:
     params:
         dataset=lambda wc: wc.dataset,
     script:
-        "../scripts/ch3_summary.py"
+        "../scripts/summarise_outer_folds.py"
 
 
 # one panel figure per data set (fig3_3 .. fig3_13, chapter3_<name>), each with its own caption
@@ -106,7 +106,7 @@ for _dataset in CH3["datasets"]:
             model_selection=CH3["model_selection"],
             sizes=run_sizes("chapter3", _dataset),
         script:
-            "../scripts/ch3_panels.py"
+            "../scripts/plot_selection_panels.py"
 
 
 rule ch3_table3_2:
@@ -133,7 +133,7 @@ rule ch3_table3_2:
         methods=[m for m in CH3["methods"] if m != "random"],
         sizes=run_sizes("chapter3"),
     script:
-        "../scripts/ch3_table3_2.py"
+        "../scripts/tabulate_kta_speedup.py"
 
 
 rule ch3_consistency_toy:
@@ -155,7 +155,7 @@ rule ch3_consistency_toy:
         settings=CH3["consistency_toy"],
         seed=derive_seed(config["seed"], "chapter3", "consistency_toy"),
     script:
-        "../scripts/ch3_consistency_toy.py"
+        "../scripts/plot_consistency_toy.py"
 
 
 FINAL_OUTPUTS.extend(

@@ -1,8 +1,9 @@
 # Chapter 4: non-linear selection (randSel, Gaussian SVM-RFE, FoHSIC, BaHSIC) with the chapter-3 protocol
 # on any data set by name (figures 4.4-4.9 on the six synthetic sets, 4.10-4.14 on the real tasks,
-# "chapter4_<name>" on yours; the per-fold, summary and panel scripts of chapter 3 are reused as they
+# "chapter4_<name>" on yours; the per-fold, summary and panel scripts are chapter 3's, shared as they
 # are), with nested CV, greedy KTA and randSel's own selected set (thesis 4.2.4) as model selections;
-# randSel's contributions per iteration (figure 4.3) and seed 004's figure 1.
+# randSel's contributions per iteration (figure 4.3) and figure 1 of "Principled Non-Linear Feature
+# Selection" (Athanasakis, Shawe-Taylor & Fernandez-Reyes 2013; figP_1).
 
 
 validate(config["chapter4"], schema="../schemas/chapter4.schema.yaml")
@@ -56,7 +57,7 @@ rule ch4_fold:
             for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
         ],
     script:
-        "../scripts/ch3_fold.py"
+        "../scripts/evaluate_outer_folds.py"
 
 
 rule ch4_summary:
@@ -76,7 +77,7 @@ rule ch4_summary:
     params:
         dataset=lambda wc: wc.dataset,
     script:
-        "../scripts/ch3_summary.py"
+        "../scripts/summarise_outer_folds.py"
 
 
 # one panel figure per data set (fig4_4 .. fig4_14, chapter4_<name>), each with its own caption
@@ -105,7 +106,7 @@ for _dataset in CH4["datasets"]:
             model_selection=CH4["model_selection"],
             sizes=run_sizes("chapter4", _dataset),
         script:
-            "../scripts/ch3_panels.py"
+            "../scripts/plot_selection_panels.py"
 
 
 rule ch4_randsel_history:
@@ -125,7 +126,7 @@ rule ch4_randsel_history:
         settings=CH4["fig4_3"],
         seed=derive_seed(config["seed"], "chapter4", "fig4_3"),
     script:
-        "../scripts/ch4_randsel_history.py"
+        "../scripts/compute_randsel_history.py"
 
 
 rule ch4_fig4_3:
@@ -145,7 +146,7 @@ rule ch4_fig4_3:
     params:
         title=f"randSel on {CH4['fig4_3']['dataset']}",
     script:
-        "../scripts/ch4_fig4_3.py"
+        "../scripts/plot_randsel_history.py"
 
 
 rule ch4_expected_contributions:
@@ -165,7 +166,7 @@ rule ch4_expected_contributions:
         settings=CH4["figP_1"],
         seed=derive_seed(config["seed"], "chapter4", "figP_1"),
     script:
-        "../scripts/ch4_expected_contributions.py"
+        "../scripts/compute_expected_contributions.py"
 
 
 rule ch4_figP_1:
@@ -183,7 +184,7 @@ rule ch4_figP_1:
         mem_mb=LOCAL_MEM_MB,
         runtime=LOCAL_RUNTIME,
     script:
-        "../scripts/ch4_figP_1.py"
+        "../scripts/plot_expected_contributions.py"
 
 
 FINAL_OUTPUTS.extend([figure(panel_id("chapter4", d)) for d in CH4["datasets"]] + [figure("fig4_3"), figure("figP_1")])

@@ -107,7 +107,7 @@ rule ch5_predict:
         # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
         seed=lambda wc: derive_seed(config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold),
     script:
-        "../scripts/ch5_predict_fold.py"
+        "../scripts/evaluate_cleavage_fold.py"
 
 
 rule ch5_table_P1:
@@ -132,7 +132,7 @@ rule ch5_table_P1:
     params:
         config_label=CH5_CONFIG_LABEL,
     script:
-        "../scripts/ch5_figures_table_P1.py"
+        "../scripts/tabulate_cleavage_accuracy.py"
 
 
 rule ch5_fig5_3:
@@ -153,7 +153,7 @@ rule ch5_fig5_3:
         windows_per_sequence=39,
         config_label=CH5_CONFIG_LABEL,
     script:
-        "../scripts/ch5_figures_fig5_3.py"
+        "../scripts/plot_cleavage_accuracy.py"
 
 
 rule ch5_learning_curve:
@@ -180,7 +180,7 @@ rule ch5_learning_curve:
         folds_seed=derive_seed(config["seed"], "chapter5", "learning_curve_folds"),
         seed=lambda wc: derive_seed(config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold),
     script:
-        "../scripts/ch5_learning_curve.py"
+        "../scripts/evaluate_learning_curve_fold.py"
 
 
 rule ch5_fig5_5:
@@ -205,7 +205,7 @@ rule ch5_fig5_5:
     params:
         config_label=CH5_LC_CONFIG_LABEL,
     script:
-        "../scripts/ch5_figures_fig5_5.py"
+        "../scripts/plot_learning_curve.py"
 
 
 rule ch5_fig5_4:
@@ -228,7 +228,7 @@ rule ch5_fig5_4:
         gamma=CH5_PRED["svm"]["gamma"],
         seed=derive_seed(config["seed"], "chapter5", "fig5_4"),
     script:
-        "../scripts/ch5_figures_fig5_4.py"
+        "../scripts/plot_feature_label_correlation.py"
 
 
 rule ch5_fig5_1:
@@ -246,7 +246,7 @@ rule ch5_fig5_1:
     params:
         kind="architecture",
     script:
-        "../scripts/ch5_figures_diagrams.py"
+        "../scripts/plot_cleavage_diagrams.py"
 
 
 rule ch5_fig5_2:
@@ -269,7 +269,7 @@ rule ch5_fig5_2:
         before=config["chapter5"]["data"]["before"],
         after=config["chapter5"]["data"]["after"],
     script:
-        "../scripts/ch5_figures_diagrams.py"
+        "../scripts/plot_cleavage_diagrams.py"
 
 
 rule ch5_workflow_graph:
@@ -294,7 +294,7 @@ rule ch5_workflow_graph:
     params:
         snakefile=lambda wildcards, input: input[0],
     script:
-        "../scripts/ch5_figures_rulegraph.py"
+        "../scripts/plot_rule_graph.py"
 
 
 rule ch5_model:
@@ -324,7 +324,7 @@ rule ch5_model:
         data=config["chapter5"]["data"],
         seed=derive_seed(config["seed"], "chapter5", "model"),
     script:
-        "../scripts/ch5_model.py"
+        "../scripts/train_cleavage_model.py"
 
 
 FINAL_OUTPUTS.extend(

@@ -1,5 +1,6 @@
-# Data sets in the one .npz format: the synthetic sets (thesis appendix A.3, seeds 002 and 003) and the
-# CSV matrices named in config["datasets"]["csv"] (real data, or yours).
+# Data sets in the one .npz format: the synthetic sets (thesis appendix A.3; the 100- and 200-feature sets of
+# "Principled Non-Linear Feature Selection"; the regression sets of Sun, Yao & Goodison 2015) and the CSV
+# matrices named in config["datasets"]["csv"] (real data, or yours).
 
 
 rule dataset:

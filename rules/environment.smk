@@ -24,7 +24,7 @@ rule environment:
         # a changed version of a package that decides the numbers reruns the record
         versions={name: _INSTALLED.get(name) for name in KEY_PACKAGES},
     script:
-        "../scripts/environment.py"
+        "../scripts/record_environment.py"
 
 
 FINAL_OUTPUTS.extend(["results/environment.json", "figures/environment.csv"])

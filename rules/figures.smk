@@ -1,4 +1,5 @@
-# Figures and tables of the spine: table 3.1, figures 2.1, 3.1, 3.2, 4.1 and 4.2.
+# The figures of the config's `spine` section (figures 2.1, 3.1, 3.2, 4.1 and 4.2) and the tables of the
+# data sets (table 3.1, the synthetic sets' classes; table A.2, the real tasks).
 
 THESIS_SETS = [
     "fake_class",
@@ -26,7 +27,7 @@ rule table3_1:
         mem_mb=LOCAL_MEM_MB,
         runtime=LOCAL_RUNTIME,
     script:
-        "../scripts/table3_1.py"
+        "../scripts/tabulate_class_proportions.py"
 
 
 # the real tasks of chapters 3 and 4 (datasets.csv entries used there)
@@ -60,7 +61,7 @@ rule table_A2:
         csv={d: config["datasets"]["csv"][d] for d in REAL_TASKS},
         paths={d: repo_path(config["datasets"]["csv"][d]["path"]) for d in REAL_TASKS},
     script:
-        "../scripts/table_A2.py"
+        "../scripts/tabulate_real_datasets.py"
 
 
 rule fig2_1:
@@ -80,7 +81,7 @@ rule fig2_1:
     params:
         settings=config["spine"]["fig2_1"],
     script:
-        "../scripts/fig2_1.py"
+        "../scripts/plot_lasso_path.py"
 
 
 rule fig3_1:
@@ -101,7 +102,7 @@ rule fig3_1:
         settings=config["spine"]["fig3_1"],
         seed=derive_seed(config["seed"], "fig3_1"),
     script:
-        "../scripts/fig3_1.py"
+        "../scripts/plot_alignment_vs_width.py"
 
 
 rule fig3_2:
@@ -117,7 +118,7 @@ rule fig3_2:
         mem_mb=LOCAL_MEM_MB,
         runtime=LOCAL_RUNTIME,
     script:
-        "../scripts/fig3_2.py"
+        "../scripts/plot_classification_losses.py"
 
 
 rule fig4_1:
@@ -137,7 +138,7 @@ rule fig4_1:
         settings=config["spine"]["fig4_1"],
         seed=derive_seed(config["seed"], "fig4_1"),
     script:
-        "../scripts/fig4_1.py"
+        "../scripts/plot_alignment_vs_sample_size.py"
 
 
 rule fig4_2:
@@ -156,7 +157,7 @@ rule fig4_2:
         settings=config["spine"]["fig4_2"],
         seed=derive_seed(config["seed"], "fig4_2"),
     script:
-        "../scripts/fig4_2.py"
+        "../scripts/plot_random_halves_alignment.py"
 
 
 FINAL_OUTPUTS.extend(

@@ -51,7 +51,7 @@ rule mc_fold:
         seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold),
         inner_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"),
     script:
-        "../scripts/mc_fold.py"
+        "../scripts/evaluate_multiclass_fold.py"
 
 
 rule mc_figM_1:
@@ -71,7 +71,7 @@ rule mc_figM_1:
         mem_mb=LOCAL_MEM_MB,
         runtime=LOCAL_RUNTIME,
     script:
-        "../scripts/mc_figM_1.py"
+        "../scripts/plot_multiclass_comparison.py"
 
 
 FINAL_OUTPUTS.extend([figure("figM_1"), "figures/figM_1.csv", "figures/figM_1.md"])

@@ -41,7 +41,7 @@ rule paper_tableP_2_method:
         # the same reshuffles and folds for every method of a data set
         seed=lambda wc: derive_seed(config["seed"], "paper", "tableP_2", wc.p2_dataset),
     script:
-        "../scripts/paper_tableP_2_method.py"
+        "../scripts/evaluate_reshuffled_cv.py"
 
 
 rule paper_tableP_2:
@@ -68,7 +68,7 @@ rule paper_tableP_2:
         mem_mb=LOCAL_MEM_MB,
         runtime=LOCAL_RUNTIME,
     script:
-        "../scripts/paper_tableP_2.py"
+        "../scripts/tabulate_reshuffled_cv.py"
 
 
 rule paper_randsel_history:
@@ -88,7 +88,7 @@ rule paper_randsel_history:
         settings=PAPER["figP_2"],
         seed=derive_seed(config["seed"], "paper", "figP_2"),
     script:
-        "../scripts/ch4_randsel_history.py"
+        "../scripts/compute_randsel_history.py"
 
 
 rule paper_figP_2:
@@ -111,7 +111,7 @@ rule paper_figP_2:
             f"{100 * PAPER['figP_2']['cull_fraction']:g}% per iteration"
         ),
     script:
-        "../scripts/ch4_fig4_3.py"
+        "../scripts/plot_randsel_history.py"
 
 
 FINAL_OUTPUTS.extend(["figures/tableP_2.csv", "figures/tableP_2.md", figure("figP_2")])

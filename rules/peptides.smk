@@ -34,7 +34,7 @@ rule ch5_windows:
         after=CH5_DATA["after"],
         seed=derive_seed(config["seed"], "chapter5", "sequences"),
     script:
-        "../scripts/ch5_windows.py"
+        "../scripts/cut_cleavage_windows.py"
 
 
 rule ch5_encode:
@@ -55,7 +55,7 @@ rule ch5_encode:
         before=CH5_DATA["before"],
         after=CH5_DATA["after"],
     script:
-        "../scripts/ch5_encode.py"
+        "../scripts/encode_windows.py"
 
 
 rule ch5_homology:
@@ -76,7 +76,7 @@ rule ch5_homology:
         identity=config["chapter5"]["homology"]["identity"],
         max_shift=config["chapter5"]["homology"]["max_shift"],
     script:
-        "../scripts/ch5_homology.py"
+        "../scripts/cluster_homologous_sequences.py"
 
 
 FINAL_OUTPUTS.extend(

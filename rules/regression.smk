@@ -36,7 +36,7 @@ rule reg_recovery:
         # the same draws for every method (the seed does not depend on the method)
         seed=derive_seed(config["seed"], "regression", "figR_2"),
     script:
-        "../scripts/reg_recovery.py"
+        "../scripts/evaluate_recovery.py"
 
 
 rule reg_figR_2:
@@ -63,7 +63,7 @@ rule reg_figR_2:
     params:
         n_irrelevant=REG["n_irrelevant"],
     script:
-        "../scripts/reg_figR_2.py"
+        "../scripts/plot_recovery_curves.py"
 
 
 FINAL_OUTPUTS.extend([figure("figR_2"), "figures/figR_2.csv", "figures/figR_2.md"])

@@ -31,7 +31,7 @@ rule ch5_sparse_filtering:
         fit_max_samples=CH5_REPR["fit_max_samples"],
         seed=derive_seed(config["seed"], "chapter5", "sparse_filtering"),
     script:
-        "../scripts/ch5_sparse_filtering.py"
+        "../scripts/learn_sparse_filtering.py"
 
 
 FINAL_OUTPUTS.extend(

@@ -475,7 +475,7 @@ def test_label_correlations_match_corrcoef():
 
 
 def test_table_p1_by_protocol_and_cv():
-    from fscompbio.plots.chapter5 import table_P1, table_P1_wide
+    from fscompbio.plots.cleavage import table_P1, table_P1_wide
 
     recs = [{"approach": "randsel_mkl", "protocol": "paper", "cv": "random", "accuracy": a} for a in (0.7, 0.8)]
     recs += [{"approach": "original", "protocol": p, "cv": "random", "accuracy": a, "n_features": 648, "C": 1.0,
@@ -495,7 +495,7 @@ def test_table_p1_by_protocol_and_cv():
 
 
 def test_canonical_dot_is_independent_of_line_order():
-    from fscompbio.plots.chapter5 import canonical_dot
+    from fscompbio.plots.rule_graph import canonical_dot
 
     head = ["digraph snakemake_dag {", "    graph[bgcolor=white, margin=0];"]
     body = ['\t0[label = "all"];', '\t1[label = "a"];', '\t2[label = "b"];', "\t1 -> 0", "\t2 -> 0", "\t1 -> 2"]
@@ -598,7 +598,7 @@ def test_predict_cleavage_errors(tmp_path, capsys):
 
 
 def test_readable_dot_drops_the_catch_all_target():
-    from fscompbio.plots.chapter5 import readable_dot
+    from fscompbio.plots.rule_graph import readable_dot
 
     src = "\n".join(["digraph snakemake_dag {", "    graph[bgcolor=white, margin=0];",
                      "    node[shape=box, fontsize=10];", '\t0[label = "all", color = "0 0 0"];',

@@ -6,7 +6,7 @@ from scipy import stats
 
 from fscompbio.datasets import DATASETS, load_csv_dataset, load_dataset, make_dataset, save_dataset
 from fscompbio.kernels import alignment, gaussian_kernel, label_kernel, median_distance
-from fscompbio.plots.spine import THESIS_TABLE3_1
+from fscompbio.plots.datasets import THESIS_TABLE3_1
 
 SHAPES = {
     "fake_class": (300, 200, 10),
@@ -140,7 +140,7 @@ def test_xor_labels():
     ],
 )
 def test_regression_equations(name, f):
-    """Seed 002 eqs. 4.18-4.20: the residual is the documented noise."""
+    """Sun, Yao & Goodison (2015) eqs. 4.18-4.20: the residual is the documented noise."""
     ds = make_dataset(name, random_state=6, n_samples=5000)
     resid = ds.y - f(ds.X)
     assert resid.mean() == pytest.approx(0, abs=0.05)

@@ -1,7 +1,8 @@
-"""The small numerical studies behind the spine's figures (thesis 2.1, 3.1, 3.2, 4.1, 4.2).
+"""The small numerical studies behind the thesis' figures 2.1, 3.1, 3.2, 4.1 and 4.2.
 
 Each function takes data or sizes and an explicit generator and returns
-arrays; the plotting lives in :mod:`fscompbio.plots.spine`.
+arrays; the plotting lives in :mod:`fscompbio.plots.alignment` and
+:mod:`fscompbio.plots.linear_models`.
 """
 
 from __future__ import annotations

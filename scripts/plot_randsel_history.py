@@ -1,4 +1,5 @@
-"""Thesis figure 4.3: randSel's contributions per iteration, relevant features in red."""
+"""randSel's contributions per iteration, relevant features in red: thesis figure 4.3 (fig4_3) and figure 2 of
+"Principled Non-Linear Feature Selection" (figP_2)."""
 
 import logging
 import sys
@@ -9,7 +10,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 import numpy as np  # noqa: E402
 
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.chapter4 import plot_contributions_per_iteration  # noqa: E402
+from fscompbio.plots.randsel_contributions import plot_contributions_per_iteration  # noqa: E402
 
 with np.load(snakemake.input[0]) as z:
     contributions, relevant, mean_alignment = z["contributions"], z["relevant"], z["mean_alignment"]

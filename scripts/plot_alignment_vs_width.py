@@ -12,7 +12,7 @@ from fscompbio.studies import alignment_vs_width  # noqa: E402
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.kernels import median_distance  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.spine import plot_fig3_1  # noqa: E402
+from fscompbio.plots.alignment import plot_fig3_1  # noqa: E402
 
 p = snakemake.params.settings
 ds = load_dataset(snakemake.input[0])

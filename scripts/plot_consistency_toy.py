@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 from fscompbio.evaluation import consistency_log_likelihood, mean_variance, simulate_selections  # noqa: E402
 from fscompbio.io import write_json  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.chapter3 import plot_fig2_2, plot_fig2_3, plot_fig2_4  # noqa: E402
+from fscompbio.plots.consistency import plot_fig2_2, plot_fig2_3, plot_fig2_4  # noqa: E402
 
 s = snakemake.params.settings
 rng = np.random.default_rng(snakemake.params.seed)

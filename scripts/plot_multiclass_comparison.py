@@ -9,9 +9,8 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 from fscompbio.evaluation import multiclass_table  # noqa: E402
 from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402
-from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.multiclass import METHOD_LABELS, plot_multiclass  # noqa: E402
-from fscompbio.plots.spine import table_markdown  # noqa: E402
+from fscompbio.plots import save_figure, table_markdown  # noqa: E402
+from fscompbio.plots.multiclass_comparison import METHOD_LABELS, plot_multiclass  # noqa: E402
 
 table = multiclass_table([read_json(path) for path in snakemake.input])
 logging.info("\n%s", table.to_string())

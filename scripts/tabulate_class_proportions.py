@@ -9,7 +9,8 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 from fscompbio.studies import class_proportions  # noqa: E402
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.io import atomic_path, write_text  # noqa: E402
-from fscompbio.plots.spine import table3_1, table_markdown  # noqa: E402
+from fscompbio.plots import table_markdown  # noqa: E402
+from fscompbio.plots.datasets import table3_1  # noqa: E402
 
 props = {}
 for path in snakemake.input:

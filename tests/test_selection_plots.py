@@ -1,19 +1,13 @@
-"""Chapter-3 figures and table 3.2 (pure functions of data)."""
+"""The consistency toy (figures 2.2-2.4), the per-data-set method panels and table 3.2 (pure functions of data)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from fscompbio.evaluation import simulate_selections
-from fscompbio.plots.chapter3 import (
-    plot_fig2_2,
-    plot_fig2_3,
-    plot_fig2_4,
-    plot_method_panels,
-    summary_frame,
-    table3_2,
-    table3_2_markdown,
-)
+from fscompbio.plots.consistency import plot_fig2_2, plot_fig2_3, plot_fig2_4
+from fscompbio.plots.kta_speedup import table3_2, table3_2_markdown
+from fscompbio.plots.selection_panels import plot_method_panels, summary_frame
 
 
 def _timings():

@@ -12,7 +12,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 import yaml  # noqa: E402
 
 from fscompbio.io import atomic_path  # noqa: E402
-from fscompbio.plots.chapter5 import readable_dot, render_dot  # noqa: E402
+from fscompbio.plots.rule_graph import readable_dot, render_dot  # noqa: E402
 
 with tempfile.TemporaryDirectory() as tmp:
     # an empty working directory: every rule of the workflow appears, and no lock or result is touched

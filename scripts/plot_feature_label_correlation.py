@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 from fscompbio.evaluation._cleavage import support_vector_correlations  # noqa: E402
 from fscompbio.io import write_npz  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.chapter5 import plot_fig5_4  # noqa: E402
+from fscompbio.plots.cleavage import plot_fig5_4  # noqa: E402
 
 p = snakemake.params
 data = np.load(snakemake.input[0])

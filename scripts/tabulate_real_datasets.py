@@ -10,7 +10,8 @@ import pandas as pd  # noqa: E402
 
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.io import atomic_path, write_text  # noqa: E402
-from fscompbio.plots.spine import table_a2, table_markdown  # noqa: E402
+from fscompbio.plots import table_markdown  # noqa: E402
+from fscompbio.plots.datasets import table_a2  # noqa: E402
 
 tasks = {}
 for name, npz in zip(snakemake.params.names, snakemake.input.npz):

@@ -1,4 +1,5 @@
-"""Chapter-4 figures: randSel contributions per iteration (fig4_3) and paper figure 1 (figP_1).
+"""randSel's feature contributions: per iteration of a run with culling (thesis figure 4.3, the randSel
+paper's figure 2: figP_2), and of one pass without culling (the paper's figure 1: figP_1).
 
 Every function takes arrays and returns a matplotlib Figure (see :mod:`fscompbio.plots`).
 """

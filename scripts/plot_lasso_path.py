@@ -8,7 +8,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.spine import plot_fig2_1  # noqa: E402
+from fscompbio.plots.linear_models import plot_fig2_1  # noqa: E402
 from fscompbio.studies import lasso_regularisation_path  # noqa: E402
 
 p = snakemake.params.settings

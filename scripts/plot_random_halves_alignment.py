@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 from fscompbio.studies import split_alignments  # noqa: E402
 from fscompbio.datasets import make_dataset  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.spine import plot_fig4_2  # noqa: E402
+from fscompbio.plots.alignment import plot_fig4_2  # noqa: E402
 
 p = snakemake.params.settings
 rng = np.random.default_rng(snakemake.params.seed)

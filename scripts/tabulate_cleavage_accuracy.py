@@ -10,8 +10,8 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 import pandas as pd  # noqa: E402
 
 from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402
-from fscompbio.plots.chapter5 import PAPER_CITATION, table_P1, table_P1_wide  # noqa: E402
-from fscompbio.plots.spine import table_markdown  # noqa: E402
+from fscompbio.plots import table_markdown  # noqa: E402
+from fscompbio.plots.cleavage import PAPER_CITATION, table_P1, table_P1_wide  # noqa: E402
 
 records = [read_json(path) for path in snakemake.input.folds]
 table = table_P1(records)

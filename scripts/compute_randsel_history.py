@@ -1,5 +1,5 @@
 """randSel's full run on one data set: contributions per iteration, the mean alignment and the nested
-surviving sets (thesis figure 4.3)."""
+surviving sets (thesis figure 4.3, and figure 2 of "Principled Non-Linear Feature Selection": figP_2)."""
 
 import logging
 import sys

@@ -9,7 +9,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 from fscompbio.evaluation import reshuffle_table  # noqa: E402
 from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402
-from fscompbio.plots.paper import tableP_2_markdown  # noqa: E402
+from fscompbio.plots.reshuffled_cv import tableP_2_markdown  # noqa: E402
 
 table = reshuffle_table(read_json(path) for path in snakemake.input)
 logging.info("\n%s", table.to_string())

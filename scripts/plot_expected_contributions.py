@@ -10,7 +10,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 import numpy as np  # noqa: E402
 
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.chapter4 import plot_expected_contributions  # noqa: E402
+from fscompbio.plots.randsel_contributions import plot_expected_contributions  # noqa: E402
 
 with np.load(snakemake.input[0]) as z:
     c, relevant = z["contributions"], z["relevant"]

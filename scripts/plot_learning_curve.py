@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 
 from fscompbio.io import atomic_path, read_json  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.chapter5 import plot_fig5_5  # noqa: E402
+from fscompbio.plots.cleavage import plot_fig5_5  # noqa: E402
 
 rows = []
 for path in snakemake.input:

@@ -9,9 +9,8 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 from fscompbio.evaluation import method_spec, recovery_table  # noqa: E402
 from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402
-from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.regression import plot_recovery_curves  # noqa: E402
-from fscompbio.plots.spine import table_markdown  # noqa: E402
+from fscompbio.plots import save_figure, table_markdown  # noqa: E402
+from fscompbio.plots.recovery_curves import plot_recovery_curves  # noqa: E402
 
 table = recovery_table(read_json(path) for path in snakemake.input)
 table = table.sort_values(["dataset", "method", "n_samples"]).reset_index(drop=True)

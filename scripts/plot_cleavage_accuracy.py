@@ -9,7 +9,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 import pandas as pd  # noqa: E402
 
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.chapter5 import plot_fig5_3  # noqa: E402
+from fscompbio.plots.cleavage import plot_fig5_3  # noqa: E402
 
 table = pd.read_csv(snakemake.input[0])
 fig = plot_fig5_3(table, chance=100.0 / snakemake.params.windows_per_sequence, config_label=snakemake.params.config_label)

@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 from fscompbio.studies import alignment_vs_sample_size, weston_2d  # noqa: E402
 from fscompbio.io import write_json  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.spine import plot_fig4_1  # noqa: E402
+from fscompbio.plots.alignment import plot_fig4_1  # noqa: E402
 
 p = snakemake.params.settings
 rng = np.random.default_rng(snakemake.params.seed)

@@ -11,7 +11,7 @@ import pandas as pd  # noqa: E402
 
 from fscompbio.evaluation import method_spec  # noqa: E402
 from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402
-from fscompbio.plots.chapter3 import table3_2, table3_2_markdown  # noqa: E402
+from fscompbio.plots.kta_speedup import table3_2, table3_2_markdown  # noqa: E402
 
 keep = set(snakemake.params.methods)
 rows = []

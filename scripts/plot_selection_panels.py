@@ -11,8 +11,8 @@ import pandas as pd  # noqa: E402
 
 from fscompbio.evaluation import method_spec  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.chapter3 import plot_method_panels  # noqa: E402
-from fscompbio.plots.spine import LABELS  # noqa: E402
+from fscompbio.plots.datasets import LABELS  # noqa: E402
+from fscompbio.plots.selection_panels import plot_method_panels  # noqa: E402
 
 summary = pd.read_csv(snakemake.input[0])
 methods = snakemake.params.methods
