@@ -4,6 +4,7 @@
 #   make lock       refresh requirements/lock.txt (newest releases) and the conda environment from it
 #   make test-latest   the tests in a separate environment with the newest releases (.venv-latest)
 #   make estimate   time a stratified sample of the thesis config's jobs; projected CPU-hours per stage
+#   make figure-index   regenerate README.md's table of where each figure is made
 # Everything is installed into .venv from the lock file requirements/lock.txt (exact versions and hashes of
 # every package, the extras included), then the package itself from this tree; PYTHON picks the interpreter
 # (>= 3.11). pyproject.toml keeps lower bounds only, for a plain `pip install` of the library.
@@ -15,7 +16,7 @@ STAMP  := $(VENV)/.installed-stamp
 LOCK   := requirements/lock.txt
 CORES  ?= 2
 
-.PHONY: install install-slurm sysdeps workflow thesis test test-slow test-latest lock envs lint fmt-check report bench estimate ci-slurm clean
+.PHONY: install install-slurm sysdeps workflow thesis test test-slow test-latest lock envs lint fmt-check figure-index report bench estimate ci-slurm clean
 
 install: $(STAMP)
 
@@ -84,6 +85,12 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
+
+# README.md's table of where each figure is made (id -> rule -> script -> function), regenerated from a dry
+# run of the default config and the scripts' imports (tools/figure_index.py; tests/test_figure_index.py
+# fails when it is out of date). A few seconds.
+figure-index: $(STAMP)
+	$(BIN)/python -m tools.figure_index
 
 # The end-to-end SLURM test of CI (root on Debian/Ubuntu: installs and starts a one-node SLURM).
 ci-slurm: install
