@@ -6,24 +6,12 @@
 
 import glob
 
+from fscompbio.cleavage import APPROACH_REPRESENTATION, TABLE_ROWS
+
 CH5_PRED = config["chapter5"]["prediction"]
 CH5_LC = config["chapter5"]["learning_curve"]
-CH5_TABLE_ROWS = [
-    "original",
-    "stability",
-    "rfe",
-    "randsel",
-    "randsel_linear",
-    "randsel_mkl",
-    "randsel_mkl_original",
-    "pwm",
-    "pwm_prior",
-    "onehot_svm",
-    "original_combined",
-]
-CH5_SF_APPROACHES = ["stability", "rfe", "randsel", "randsel_linear", "randsel_mkl"]
-# first target position of a window (1-based): the position prior codes positions from here
-CH5_FIRST_TARGET = config["chapter5"]["data"]["before"] + 1
+CH5_TABLE_ROWS = list(TABLE_ROWS)  # every approach of table P1, in its order (fscompbio.cleavage)
+CH5_SF_APPROACHES = [a for a in TABLE_ROWS if APPROACH_REPRESENTATION[a] == "sf"]
 # which configuration made a figure, with its sizes (printed in the figures and tables)
 CH5_LABEL_FORMAT = "{} config: {} sequences, {}-fold CV, sparse filtering {} features"
 CH5_LABEL_ARGS = (
@@ -101,7 +89,6 @@ rule ch5_predict:
         approach_params=CH5_APPROACH_PARAMS,
         protocol=lambda wc: CH5_PRED["protocols"][wc.protocol],
         n_folds=CH5_PRED["n_folds"],
-        first_target=CH5_FIRST_TARGET,
         # one fold split per CV scheme, shared by every approach and protocol
         folds_seed=lambda wc: derive_seed(config["seed"], "chapter5", "folds", wc.cv),
         # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
@@ -252,6 +239,7 @@ rule ch5_fig5_1:
 rule ch5_fig5_2:
     input:
         windows="results/peptides/windows.csv",
+        windows_json="results/peptides/windows.json",
         sf="results/representation/sparse_filtering.json",
     output:
         report(figure("fig5_2"), caption=caption("fig5_2"), category="Chapter 5"),
@@ -266,8 +254,6 @@ rule ch5_fig5_2:
         runtime=LOCAL_RUNTIME,
     params:
         kind="representation",
-        before=config["chapter5"]["data"]["before"],
-        after=config["chapter5"]["data"]["after"],
     script:
         "../scripts/plot_cleavage_diagrams.py"
 
@@ -321,7 +307,6 @@ rule ch5_model:
         approach_params=CH5_APPROACH_PARAMS,
         protocols=CH5_PRED["protocols"],
         model=CH5_PRED["model"],
-        data=config["chapter5"]["data"],
         seed=derive_seed(config["seed"], "chapter5", "model"),
     script:
         "../scripts/train_cleavage_model.py"

@@ -40,6 +40,7 @@ rule ch5_windows:
 rule ch5_encode:
     input:
         windows="results/peptides/windows.csv",
+        json="results/peptides/windows.json",
         scales=repo_path(CH5_DATA["scales"]),
     output:
         "results/peptides/encoded.npz",
@@ -51,9 +52,6 @@ rule ch5_encode:
     resources:
         mem_mb=mem_of("ch5_encode"),
         runtime=runtime_of("ch5_encode"),
-    params:
-        before=CH5_DATA["before"],
-        after=CH5_DATA["after"],
     script:
         "../scripts/encode_windows.py"
 

@@ -6,11 +6,11 @@
 # How the numbers were measured (README, "Run on a cluster"): the quick workflow (config.yaml, --cores 2)
 # and a sample of the thesis config's per-fold jobs at reduced selector sizes (one outer fold of each
 # chapter-3/4 method on xor, 300 x 200, and prostate_ge, 102 x 5,966; 100 bootstraps, 300 randSel
-# subsets), on a 2-core machine shared with other engineers (load 2-5, so a job got 13-30% of a core:
+# subsets), on a 2-core machine shared with other work (load 2-5, so a job got 13-30% of a core:
 # CPU time, not wall time, is the measure). CPU time and peak memory of the fold jobs come from
 # Snakemake's benchmark files, the split into selector fit, KTA and nested CV from their *.timing.json;
 # those of every other job from sampling its processes (/proc) during the quick run. Chapter 5 at the
-# thesis scale: report/chapter5_measurements.md (wall times on a loaded machine, upper bounds). The
+# thesis scale: bench/thesis_cost.md (wall times on a loaded machine, upper bounds). The
 # models below are above every measured job; a job asks for RUNTIME_MARGIN x the modelled time (a
 # slower CPU, a busy node), at least RUNTIME_MIN minutes, and for MEM_MARGIN x its modelled peak
 # memory, at least MEM_MIN_MB. A retried job (the profiles' retries: 1) asks for `attempt` times both.
@@ -159,7 +159,7 @@ def fold_mem_mb(section, dataset, method):
 
 
 # --------------------------------------------------------------------------
-# chapter 5: costs measured at the thesis scale (report/chapter5_measurements.md: 2,849 sequences,
+# chapter 5: costs measured at the thesis scale (bench/thesis_cost.md, "Chapter 5 run whole": 2,849 sequences,
 # 111,111 windows, sparse filtering 1,500 features), scaled linearly by the windows of the config
 # --------------------------------------------------------------------------
 CH5_THESIS_WINDOWS = 111_111

@@ -20,6 +20,8 @@ if p.n_sequences is not None and p.n_sequences < accessions.size:
     keep = np.sort(np.random.default_rng(p.seed).choice(accessions.size, p.n_sequences, replace=False))
     windows = windows[windows["accession"].isin(accessions[keep])].reset_index(drop=True)
     logging.info("random subset of %d of %d sequences (seed %d)", p.n_sequences, accessions.size, p.seed)
+# the window geometry travels with the windows (read by the encoding, the models and figure 5.2)
+counts["geometry"] = {"prefix": int(p.prefix), "before": int(p.before), "after": int(p.after)}
 counts["n_sequences_used"] = int(windows["accession"].nunique())
 counts["n_windows"] = len(windows)
 counts["n_positive_windows"] = int(windows["label"].sum())

@@ -9,10 +9,10 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from fscompbio.io import write_npz  # noqa: E402
+from fscompbio.io import read_json, write_npz  # noqa: E402
 from fscompbio.sequences import encode_windows, encoding_feature_names, load_aa_scales, residue_codes  # noqa: E402
 
-p = snakemake.params
+geometry = read_json(snakemake.input.json)["geometry"]
 windows = pd.read_csv(snakemake.input.windows, dtype={"accession": str, "window": str})
 scales = load_aa_scales(snakemake.input.scales)
 X = encode_windows(windows, scales).astype(np.float32)
@@ -26,7 +26,11 @@ write_npz(
     groups=codes.astype(np.int64),
     target=windows["target"].to_numpy(np.int64),
     accessions=np.asarray(uniques, dtype=str),
-    feature_names=np.asarray(encoding_feature_names(scales, before=p.before, after=p.after), dtype=str),
+    feature_names=np.asarray(encoding_feature_names(scales, before=geometry["before"], after=geometry["after"]), dtype=str),
+    # the window geometry travels with the windows: residues before and after the site, and the prefix read
+    prefix=np.int64(geometry["prefix"]),
+    before=np.int64(geometry["before"]),
+    after=np.int64(geometry["after"]),
 )
 logging.info("encoded %d windows of %d sequences into %d values each (%d scales)", X.shape[0], len(uniques),
              X.shape[1], len(scales))

@@ -10,8 +10,9 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %
 import numpy as np  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from fscompbio.evaluation._cleavage import (  # noqa: E402
+from fscompbio.cleavage import (  # noqa: E402
     APPROACH_REPRESENTATION,
+    describe_fitted,
     make_approach,
     representation_matrix,
     run_fold,
@@ -19,7 +20,6 @@ from fscompbio.evaluation._cleavage import (  # noqa: E402
     window_clusters,
 )
 from fscompbio.io import write_json, write_npz  # noqa: E402
-from fscompbio.prediction._cleavage_model import describe_fitted  # noqa: E402
 
 p = snakemake.params
 fold = int(snakemake.wildcards.fold)
@@ -28,7 +28,7 @@ y, groups = enc["y"], enc["groups"]
 kind = APPROACH_REPRESENTATION[p.approach]
 sf = np.load(snakemake.input.sf)["X"] if kind == "sf" else None
 X = representation_matrix(kind, scales=enc["X"], codes=enc["codes"], target=enc["target"], sf=sf,
-                          first_target=p.first_target)
+                          first_target=int(enc["before"]) + 1)
 split = groups
 if p.cv == "homology":
     split = window_clusters(groups, np.load(snakemake.input.homology)["clusters"])

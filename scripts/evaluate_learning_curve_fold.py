@@ -9,7 +9,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %
 import numpy as np  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from fscompbio.evaluation._cleavage import learning_curve_fold, representation_matrix, sequence_folds  # noqa: E402
+from fscompbio.cleavage import learning_curve_fold, representation_matrix, sequence_folds  # noqa: E402
 from fscompbio.io import write_json  # noqa: E402
 from fscompbio.prediction import GaussianSVC  # noqa: E402
 

@@ -20,5 +20,7 @@ else:
     first = windows[windows["accession"] == windows["accession"].iloc[0]]
     prefix = first["window"].iloc[0] + "".join(w[-1] for w in first["window"].iloc[1:])
     site = int(first.loc[first["label"] == 1, "target"].iloc[0]) - 1
-    fig = plot_fig5_2(prefix, site, before=p.before, after=p.after, n_learned=read_json(snakemake.input.sf)["n_features"])
+    geometry = read_json(snakemake.input.windows_json)["geometry"]
+    fig = plot_fig5_2(prefix, site, before=geometry["before"], after=geometry["after"],
+                      n_learned=read_json(snakemake.input.sf)["n_features"])
 save_figure(fig, snakemake.output[0])

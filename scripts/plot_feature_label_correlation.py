@@ -8,7 +8,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 import numpy as np  # noqa: E402
 
-from fscompbio.evaluation._cleavage import support_vector_correlations  # noqa: E402
+from fscompbio.cleavage import support_vector_correlations  # noqa: E402
 from fscompbio.io import write_npz  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
 from fscompbio.plots.cleavage import plot_fig5_4  # noqa: E402

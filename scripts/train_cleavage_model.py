@@ -13,15 +13,15 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from fscompbio.evaluation._cleavage import (  # noqa: E402
+from fscompbio.cleavage import (  # noqa: E402
     APPROACH_REPRESENTATION,
+    CleavageSiteModel,
+    describe_fitted,
     make_approach,
     representation_matrix,
     training_windows,
 )
 from fscompbio.io import write_json  # noqa: E402
-from fscompbio.prediction import CleavageSiteModel  # noqa: E402
-from fscompbio.prediction._cleavage_model import describe_fitted  # noqa: E402
 from fscompbio.sequences import load_aa_scales  # noqa: E402
 
 p = snakemake.params
@@ -41,7 +41,7 @@ enc = np.load(snakemake.input.encoded)
 kind = APPROACH_REPRESENTATION[approach]
 sf = np.load(snakemake.input.sf)["X"] if kind == "sf" else None
 X = representation_matrix(kind, scales=enc["X"], codes=enc["codes"], target=enc["target"], sf=sf,
-                          first_target=p.data["before"] + 1)
+                          first_target=int(enc["before"]) + 1)
 y, groups = enc["y"], enc["groups"]
 rng = np.random.RandomState(p.seed)
 protocol_kw = dict(p.protocols[protocol])  # the keywords of run_fold; training_windows calls one max_per_class
@@ -67,8 +67,8 @@ meta = {"approach": approach, "protocol": protocol, "protocol_settings": p.proto
         "n_train_windows": int(train.size), "n_train_positives": int(np.sum(y[train] == 1)),
         "n_sequences": int(np.unique(groups).size), **describe_fitted(estimator)}
 model = CleavageSiteModel(estimator, representation=kind, scales=load_aa_scales(snakemake.input.scales),
-                          sparse_filter=sparse_filter, prefix=p.data["prefix"], before=p.data["before"],
-                          after=p.data["after"], metadata=meta)
+                          sparse_filter=sparse_filter, prefix=int(enc["prefix"]), before=int(enc["before"]),
+                          after=int(enc["after"]), metadata=meta)
 model.save(snakemake.output.model)
 write_json(meta, snakemake.output.json)
 write_json({"seconds": seconds}, snakemake.output.timing)

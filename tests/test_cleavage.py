@@ -11,7 +11,7 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
-from fscompbio.evaluation._cleavage import (
+from fscompbio.cleavage import (
     APPROACH_REPRESENTATION,
     APPROACHES,
     LINEAR_WIDTH_MULTIPLIER,
@@ -29,7 +29,8 @@ from fscompbio.evaluation._cleavage import (
     training_windows,
     window_clusters,
 )
-from fscompbio.prediction import GaussianSVC, LPBoostMKL, PositionWeightMatrix, RandSelMKL, SelectThenSVM
+from fscompbio.pipelines import RandSelMKL, SelectThenSVM
+from fscompbio.prediction import GaussianSVC, LPBoostMKL, PositionWeightMatrix
 from fscompbio.selection import CorrelationSelector, RandSel
 
 
@@ -453,15 +454,9 @@ def test_param_validation(estimator):
     check_param_validation(type(estimator).__name__, estimator)
 
 
-def test_evaluation_still_exports_the_moved_predictors():
-    from fscompbio import evaluation
-
-    assert evaluation.SelectThenSVM is SelectThenSVM and evaluation.RandSelMKL is RandSelMKL
-
-
 # ----------------------------------------------------------------------------- figures and tables
 def test_label_correlations_match_corrcoef():
-    from fscompbio.evaluation._cleavage import label_correlations, support_vector_correlations
+    from fscompbio.cleavage import label_correlations, support_vector_correlations
 
     X, y, _, _ = _planted(n_seq=30, d=6)
     X[:, 5] = 3.0  # constant column
@@ -522,7 +517,7 @@ def test_predict_cleavage_command_on_a_fasta(tmp_path, approach, capsys):
     # train on all but 100 sequences, save, predict the 100 from a FASTA with the command: the predicted
     # cleavage sites (UniProt's convention, last residue of the signal peptide) match the annotation
     from fscompbio.cli import main
-    from fscompbio.prediction import CleavageSiteModel
+    from fscompbio.cleavage import CleavageSiteModel
     from fscompbio.sequences import cleavage_windows, encode_windows, load_aa_scales, residue_codes
 
     rec = _real_records()
@@ -571,7 +566,7 @@ def test_predict_cleavage_command_on_a_fasta(tmp_path, approach, capsys):
 
 def test_predict_cleavage_errors(tmp_path, capsys):
     from fscompbio.cli import main
-    from fscompbio.prediction import CleavageSiteModel
+    from fscompbio.cleavage import CleavageSiteModel
 
     codes = np.random.default_rng(0).integers(0, 20, size=(200, 12))
     y = np.r_[np.ones(20, int), np.zeros(180, int)]
@@ -608,3 +603,30 @@ def test_readable_dot_drops_the_catch_all_target():
     assert '1[label = "a"]' in out and "1 -> 2" in out
     # our attributes come after snakemake's defaults, so they win
     assert out.index("fontsize=10") < out.index("fontsize=20") and "rankdir=LR" in out
+
+
+def test_one_list_of_approaches():
+    """Table P1's approaches are listed once (fscompbio.cleavage.TABLE_ROWS); every other list is checked
+    against it: the per-approach tables of the package, the config schema and the rules' cost table."""
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    from fscompbio.cleavage import APPROACH_LABELS, APPROACH_SHORT_LABELS
+
+    rows = list(TABLE_ROWS)
+    assert len(set(rows)) == len(rows) and set(APPROACHES) <= set(rows)
+    for table in (APPROACH_LABELS, APPROACH_SHORT_LABELS, APPROACH_REPRESENTATION):
+        assert list(table) == rows
+    repo = Path(__file__).resolve().parents[1]
+    schema = yaml.safe_load((repo / "schemas" / "chapter5.schema.yaml").read_text())
+    approaches = schema["properties"]["prediction"]["properties"]["approaches"]
+    assert approaches["items"]["enum"] == rows and approaches["default"] == rows
+    resources = (repo / "rules" / "resources.smk").read_text()
+    block = resources[resources.index("CH5_PREDICT_SECONDS = {"):]
+    block = block[: block.index("}")]
+    assert sorted(re.findall(r"\"(\w+)\":", block)) == sorted(rows)
+    for config in ("config.yaml", "config/thesis.yaml"):
+        pred = yaml.safe_load((repo / config).read_text())["chapter5"]["prediction"]
+        assert "approaches" not in pred or set(pred["approaches"]) <= set(rows)

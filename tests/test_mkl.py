@@ -180,7 +180,7 @@ def test_predict_is_majority_vote():
         ({"feature_sets": []}, "binary", "feature_sets must be None or a non-empty list"),
         ({"lambdas": (0.0,)}, "binary", "lambdas must be a non-empty sequence of finite floats > 0"),
         ({"nus": (1.5,)}, "binary", r"nus must be a non-empty sequence of floats in \(0, 1\]"),
-        ({}, "multiclass", r"Only binary classification is supported.*y has 3 class"),
+        ({}, "multiclass", r"Only binary classification is supported.*LPBoostMKL got 3 class"),
     ],
 )
 def test_errors_name_the_parameter(params, y_kind, match):

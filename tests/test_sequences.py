@@ -324,7 +324,7 @@ def test_candidate_windows_and_errors():
 @given(n=st.integers(2, 30), n_dup=st.integers(1, 10), seed=st.integers(0, 2**16),
        identity=st.sampled_from([0.3, 0.4, 0.6, 1.0]))
 def test_homology_clusters_never_split_identical_prefixes(n, n_dup, seed, identity):
-    from fscompbio.evaluation._cleavage import sequence_folds
+    from fscompbio.cleavage import sequence_folds
     from fscompbio.sequences import STANDARD_RESIDUES, homology_clusters
 
     rng = np.random.default_rng(seed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["column_scales", "standardize"]
+__all__ = ["column_scales", "minmax_scale", "standardize"]
 
 
 def column_scales(X):
@@ -19,3 +19,11 @@ def standardize(X):
     """Zero mean, unit variance per column (constant columns are only centred)."""
     mean, sd = column_scales(X)
     return (X - mean) / sd
+
+
+def minmax_scale(X):
+    """Scale every column to [0, 1] (the paper's preprocessing, section 4.1); constant columns become 0."""
+    lo = X.min(axis=0)
+    span = X.max(axis=0) - lo
+    span = np.where(span > 0, span, 1.0)  # a constant column: all zeros, never a division by zero
+    return (X - lo) / span

@@ -179,12 +179,12 @@ def _add_data_arguments(p):
 
 
 def _write_json_output(result, output):
-    from .io import _to_jsonable, write_json
+    from .io import to_jsonable, write_json
 
     if output == "-":
         import json
 
-        json.dump(_to_jsonable(result), sys.stdout, indent=1, sort_keys=True)
+        json.dump(to_jsonable(result), sys.stdout, indent=1, sort_keys=True)
         sys.stdout.write("\n")
     else:
         write_json(result, output)
@@ -200,7 +200,7 @@ def _args_list(p):
 
 def _run_list(args):
     from .datasets import DATASETS
-    from .evaluation._methods import METHODS
+    from .evaluation import METHODS
 
     print("methods (fscompbio select|evaluate --method NAME):")
     for name, spec in METHODS.items():
@@ -441,6 +441,9 @@ def _run_encode(args):
         target=windows["target"].to_numpy(np.int64),
         accessions=np.asarray(uniques, dtype=str),
         feature_names=np.asarray(encoding_feature_names(scales, before=args.before, after=args.after), dtype=str),
+        prefix=np.int64(args.prefix),  # the window geometry travels with the windows
+        before=np.int64(args.before),
+        after=np.int64(args.after),
     )
     # both files appear, or neither: each is renamed into place only after both are written
     with atomic_path(args.output, suffix=".npz") as tmp_npz:
@@ -466,8 +469,7 @@ def _args_predict_cleavage(p):
 
 
 def _run_predict_cleavage(args):
-    from .prediction import CleavageSiteModel
-    from .prediction._cleavage_model import write_predictions
+    from .cleavage import CleavageSiteModel, write_predictions
 
     _check_output(args.output)
     model = CleavageSiteModel.load(args.model)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["atomic_path", "check_writable", "write_json", "read_json", "write_npz", "write_text"]
+__all__ = ["atomic_path", "check_writable", "to_jsonable", "write_json", "read_json", "write_npz", "write_text"]
 
 
 def _umask():
@@ -92,13 +92,13 @@ def check_writable(path):
         raise type(exc)(exc.errno, f"cannot write in folder {ancestor} ({exc.strerror})", str(path)) from exc
 
 
-def _to_jsonable(obj):
+def to_jsonable(obj):
     if isinstance(obj, dict):
-        return {str(k): _to_jsonable(v) for k, v in obj.items()}
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [_to_jsonable(v) for v in obj]
+        return [to_jsonable(v) for v in obj]
     if isinstance(obj, np.ndarray):
-        return _to_jsonable(obj.tolist())
+        return to_jsonable(obj.tolist())
     if isinstance(obj, np.integer):
         return int(obj)
     if isinstance(obj, np.floating):
@@ -111,7 +111,7 @@ def _to_jsonable(obj):
 def write_json(obj, path):
     """Write ``obj`` (NumPy values allowed) as sorted, indented JSON, atomically."""
     with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(_to_jsonable(obj), indent=1, sort_keys=True) + "\n")
+        tmp.write_text(json.dumps(to_jsonable(obj), indent=1, sort_keys=True) + "\n")
 
 
 def read_json(path):

@@ -17,7 +17,7 @@ References
 .. [1] Cortes, Mohri and Rostamizadeh (2012). Algorithms for learning kernels
    based on centered alignment. JMLR 13:795-828.
 .. [2] Song, Smola, Gretton, Bedo and Borgwardt (2012). Feature selection via
-   dependence maximization. JMLR 13:1393-1434 (seed 001: HSIC0, HSIC1).
+   dependence maximization. JMLR 13:1393-1434 (HSIC0, HSIC1 as in Song et al. 2007).
 """
 
 from __future__ import annotations
@@ -295,8 +295,8 @@ def hsic(K, L, *, estimator="biased"):
     K, L : array-like of shape (m, m)
         Kernels on the inputs and on the labels.
     estimator : {"biased", "unbiased"}, default="biased"
-        ``"biased"``: HSIC0 = ``trace(K H L H) / (m - 1)^2`` (seed 001 eq. 4).
-        ``"unbiased"``: HSIC1 of seed 001 eq. 5, with the diagonals of K and L
+        ``"biased"``: HSIC0 = ``trace(K H L H) / (m - 1)^2`` (Song et al. 2007, eq. 4).
+        ``"unbiased"``: HSIC1 of Song et al. 2007, eq. 5, with the diagonals of K and L
         set to zero::
 
             1/(m(m-3)) [tr(K L) + 1'K1 1'L1 / ((m-1)(m-2)) - 2/(m-2) 1'K L1]
@@ -355,7 +355,7 @@ def label_kernel(y, *, kind="auto", gamma=None):
     kind : {"auto", "linear", "balanced", "onehot", "gaussian"}, default="auto"
         ``"linear"``: binary labels mapped to {-1, +1} (the larger label is
         +1), ``L = y y^T``. ``"balanced"``: ``y_i / m_{y_i}`` so that each class
-        weighs equally (seed 001 section 3). ``"onehot"``: ``L_ij = [y_i = y_j]``
+        weighs equally (Song et al. 2007, section 3). ``"onehot"``: ``L_ij = [y_i = y_j]``
         (multiclass). ``"gaussian"``: a Gaussian kernel on a real target with
         the median heuristic unless ``gamma`` is given. ``"auto"`` picks
         linear, onehot or gaussian from the target type.

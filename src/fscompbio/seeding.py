@@ -11,7 +11,7 @@ import zlib
 
 import numpy as np
 
-__all__ = ["derive_seed", "job_rng"]
+__all__ = ["derive_seed"]
 
 
 def derive_seed(master, *keys):
@@ -32,7 +32,3 @@ def derive_seed(master, *keys):
     entropy = [int(master)] + [zlib.crc32(str(k).encode("utf-8")) for k in keys]
     return int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint32)[0])
 
-
-def job_rng(master, *keys):
-    """A :class:`numpy.random.Generator` seeded by :func:`derive_seed`."""
-    return np.random.default_rng(derive_seed(master, *keys))

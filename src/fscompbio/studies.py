@@ -106,7 +106,7 @@ def weston_2d(rng, n):
 def _unbiased_alignment(K, Lt):
     """Alignment with the diagonal (self-interaction) terms removed, for a stack K.
 
-    ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))`` with seed 001 eq. 5, batched.
+    ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))`` with Song et al. 2007, eq. 5, batched.
     ``Lt`` is L with a zero diagonal.
     """
     m = K.shape[-1]
@@ -134,7 +134,7 @@ def alignment_vs_sample_size(X, y, sample_sizes, n_bootstraps, rng, *, chunk=50)
     For each size ``m``, ``n_bootstraps`` samples of ``m`` rows are drawn with
     replacement; the Gaussian width is the median heuristic of each bootstrap.
     Both the centred alignment (definition 2.3.1, whose diagonal terms inflate
-    small samples) and its unbiased counterpart (HSIC1-based, seed 001 eq. 5)
+    small samples) and its unbiased counterpart (HSIC1-based, Song et al. 2007, eq. 5)
     are returned.
 
     Returns

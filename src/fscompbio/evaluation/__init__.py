@@ -13,10 +13,7 @@ ranges, mean variance, log-likelihood over the folds).
 Methods: :data:`METHODS`, :func:`make_selector` (name -> selector) and
 :func:`method_spec`.
 
-Cleavage sites (chapter 5): :func:`cleavage_accuracy` (a sequence is right when
-its top-scoring window is the true one), :func:`sequence_folds`,
-:func:`cross_validate_cleavage`, :func:`make_approach` and the approaches of
-seed 004 table 1 (:data:`APPROACHES`, :data:`PAPER_TABLE1`).
+Cleavage sites (chapter 5) are evaluated in :mod:`fscompbio.cleavage`.
 
 Regression recovery (Sun, Yao and Goodison 2015, figure 2): :func:`recovery_fraction`,
 :func:`recovery_trial`, :func:`recovery_trials`, :func:`recovery_table`.
@@ -28,21 +25,6 @@ The randSel paper's synthetic table (tableP_2): :func:`reshuffled_nested_cv` (ne
 samples and features), :func:`reshuffle_table`.
 """
 
-from ._cleavage import (
-    APPROACH_LABELS,
-    APPROACHES,
-    PAPER_TABLE1,
-    RandSelMKL,
-    SelectThenSVM,
-    balanced_subsample,
-    cleavage_accuracy,
-    cross_validate_cleavage,
-    label_correlations,
-    make_approach,
-    sequence_folds,
-    summarise_accuracy,
-    support_vector_correlations,
-)
 from ._methods import METHODS, MethodSpec, make_selector, method_spec, model_selections_for
 from ._metrics import (
     accuracy,
@@ -76,19 +58,6 @@ __all__ = [
     "make_selector",
     "method_spec",
     "model_selections_for",
-    "APPROACHES",
-    "APPROACH_LABELS",
-    "PAPER_TABLE1",
-    "RandSelMKL",
-    "SelectThenSVM",
-    "balanced_subsample",
-    "cleavage_accuracy",
-    "cross_validate_cleavage",
-    "label_correlations",
-    "make_approach",
-    "sequence_folds",
-    "summarise_accuracy",
-    "support_vector_correlations",
     "recovery_fraction",
     "recovery_trial",
     "recovery_trials",

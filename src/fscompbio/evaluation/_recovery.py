@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..datasets import DATASETS, make_dataset
 from ..seeding import derive_seed
-from ..selection._local_learning import minmax_scale
+from .._scaling import minmax_scale
 from ._methods import make_selector
 
 __all__ = ["recovery_fraction", "recovery_trial", "recovery_trials", "recovery_table"]

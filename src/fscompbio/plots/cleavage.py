@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
 
-from ..evaluation._cleavage import APPROACH_LABELS, PAPER_TABLE1, TABLE_ROWS
+from ..cleavage import APPROACH_LABELS, APPROACH_SHORT_LABELS, PAPER_TABLE1, TABLE_ROWS
 from ._style import PALETTE, apply_style
 
 __all__ = [
@@ -26,19 +26,6 @@ __all__ = [
 #: how figures and tables cite the paper whose table 1 table P1 reproduces
 PAPER_CITATION = "Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013), Principled Non-Linear Feature Selection, table 1"
 
-_SHORT_LABELS = {
-    "original": "original\n(648 scales)",
-    "stability": "SF +\nstab. sel.",
-    "rfe": "SF +\nRFE",
-    "randsel": "SF +\nrandSel",
-    "randsel_linear": "SF +\nrandSel\n(linear)",
-    "randsel_mkl": "SF +\nrandSel\n& MKL",
-    "randsel_mkl_original": "original +\nrandSel\n& MKL",
-    "pwm": "weight\nmatrix",
-    "pwm_prior": "weight matrix\n+ position\nprior",
-    "onehot_svm": "one-hot +\nSVM",
-    "original_combined": "original + SVM,\nweight matrix\n& prior",
-}
 _PROTOCOL_LABELS = {"paper": "paper protocol (balanced)", "adequate": "all positives + r x negatives"}
 _CV_LABELS = {"random": "random CV", "homology": "homology-aware CV"}
 
@@ -175,7 +162,7 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
            color=PALETTE[1], label="Athanasakis et al. (2013), table 1 (PrediSi)")
     if chance is not None:
         ax.axhline(chance, color="0.4", ls=":", lw=1, label=f"chance ({chance:.1f}%)")
-    ax.set_xticks(x, [_SHORT_LABELS.get(a, a) for a in approaches], fontsize=8)
+    ax.set_xticks(x, [APPROACH_SHORT_LABELS.get(a, a) for a in approaches], fontsize=8)
     ax.set_ylabel("sequences with the cleavage window ranked first (%)")
     ax.set_ylim(0, 100)
     ax.legend(frameon=False, loc="upper left", ncol=2, fontsize=8)

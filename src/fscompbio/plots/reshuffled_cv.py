@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from ..evaluation._methods import METHODS
+from ..evaluation import METHODS
 
 __all__ = ["DATASET_LABELS", "tableP_2_markdown"]
 

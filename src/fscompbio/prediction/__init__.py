@@ -1,19 +1,22 @@
-"""Predictors: LPBoost (linear program, cvxpy), LPBoost multiple kernel learning, Nadaraya-Watson regression,
-a Gaussian SVM for large imbalanced window sets, a position weight matrix, selector-then-predictor pipelines
-and the saved cleavage-site model."""
+"""Predictors: LPBoost (linear program, cvxpy; its column-generation solver serves stability selection),
+LPBoost multiple kernel learning, Nadaraya-Watson regression, a Gaussian SVM for large imbalanced window sets,
+a position weight matrix and its combination with another scorer.
+
+Predictors that select features first are in :mod:`fscompbio.pipelines`; the saved cleavage-site model in
+:mod:`fscompbio.cleavage`."""
 
 from .._lazy import lazy_exports
 
 _EXPORTS = {
     "LPBoost": "._lpboost",
+    "ColumnGenerationLP": "._lpboost",
+    "PrimalLP": "._lpboost",
+    "feasible_cap": "._lpboost",
     "LPBoostMKL": "._mkl",
     "NadarayaWatsonRegressor": "._nadaraya_watson",
     "GaussianSVC": "._svm",
     "PositionWeightMatrix": "._pwm",
     "CombinedSiteScorer": "._combination",
-    "SelectThenSVM": "._pipelines",
-    "RandSelMKL": "._pipelines",
-    "CleavageSiteModel": "._cleavage_model",
 }
 __all__ = list(_EXPORTS)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -21,7 +21,6 @@ import numpy as np
 from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import HasMethods, Interval, _fit_context, validate_data
@@ -245,16 +244,13 @@ class CombinedSiteScorer(BinaryClassifierMixin, BaseEstimator):
         self : CombinedSiteScorer
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
-        check_classification_targets(y)
-        if type_of_target(y, input_name="y") != "binary":
-            raise ValueError("CombinedSiteScorer needs binary labels (1 = the cleavage window)")
+        self._fit_classes(y)
         if groups is None:
             raise ValueError("CombinedSiteScorer.fit needs groups (the sequence of every window)")
         groups = np.asarray(groups)
         if groups.shape != y.shape:
             raise ValueError(f"groups must have one entry per window; got {groups.shape} for {y.shape[0]} windows")
         self._split(X)
-        self.classes_ = np.unique(y)
         pos_label = self.classes_[1]
         rng = check_random_state(self.random_state)
         seed_hold, seed_final = int(rng.randint(_MAX_SEED)), int(rng.randint(_MAX_SEED))

@@ -33,7 +33,6 @@ from numbers import Real
 import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
@@ -138,66 +137,30 @@ def _new_highs(highspy):
 class ColumnGenerationLP:
     """LPBoost's dual LP (eq. 3.3 with cap ``D``) by column generation, with HiGHS warm starts.
 
-    The LPBoost algorithm of Demiriz et al. (2002): the dual is solved over a
-    small working set of weak learners (one constraint
+    The LPBoost algorithm of Demiriz, Bennett and Shawe-Taylor (2002): the
+    dual is solved over a small working set of weak learners (one constraint
     ``sum_i u_i y_i H_ij <= beta`` each); the learners that violate their
     constraint most at the current ``u`` (``y H_j . u > beta``) join the set,
-    and the LP is re-solved from the previous basis (HiGHS dual simplex),
-    until no learner violates by more than ``tol``. The optimum is the full
-    LP's (by LP duality, the learners left out have weight 0). Changing the
-    cap (:meth:`solve` with another ``cap``) changes only column bounds and
-    keeps both the working set and the basis.
+    and the LP is re-solved from the previous basis (HiGHS dual simplex), until
+    no learner violates by more than ``tol``. The optimum is the full LP's (by
+    LP duality, the learners left out have weight 0). Changing the cap
+    (:meth:`solve` with another ``cap``) changes only column bounds and keeps
+    both the working set and the basis, so a grid of caps (stability
+    selection's five ``nu``) costs little more than one.
 
-    On top of plain column generation (the previous solver), for a grid of caps
-    (stability selection's five ``nu``):
-
-    * **Extrapolated working set.** The optimal ``(u, beta)`` is piecewise
-      linear in the cap. From the third cap on, the solutions at the last two
-      caps are extrapolated linearly to the new cap (``u`` clipped to
-      ``[0, D]``), and up to ``extrapolate`` learners violating there join
-      *before* the first re-solve, which saves column-generation rounds (a
-      HiGHS re-solve after new rows costs a fresh factorisation and model
-      checks, about 0.2 ms + 9 us per row, on top of its pivots).
-    * **Near-violators.** A round that finds violators also takes learners
-      within ``near`` of violating, which would mostly violate one round
-      later. With the extrapolation: ~9 re-solves per subsample instead of
-      ~16 and ~270 pivots instead of ~360 (XOR, fake class, non-linear
-      Weston, Zhang with feature noise), for ~125 rows at the last cap
-      instead of ~88.
-    * **Less set-up.** The rows are standardised features (entries of order
-      1), so HiGHS's matrix scaling only costs (``simplex_scale_strategy=0``);
-      a repeated cap (the feasibility bound can raise two ``nu`` to the same
-      cap) returns the last solution without a re-solve.
+    Two refinements save re-solves over such a grid: from the third cap on,
+    the learners violating at the linear extrapolation of the last two optima
+    (the optimal ``(u, beta)`` is piecewise linear in the cap) join before the
+    first re-solve (``extrapolate``); and a round that finds violators also
+    takes the learners within ``near`` of violating. A repeated cap returns the
+    last solution. ``bench/bench_lpboost_stability.py`` measures the gain
+    against plain column generation (identical selection frequencies).
 
     Each solver owns a new HiGHS object, and only its own solves warm-start
     from one another. A solve that ends in any status other than optimal is
     retried once, cold, on a new HiGHS object holding the same working set
     and cap; if that fails too, :meth:`solve` raises a ``RuntimeError`` naming
     the cap and both statuses.
-
-    Together 1.2-1.3x less CPU than the previous solver (kept in ``bench/bench_lpboost_stability.py``)
-    on the four non-separable 300 x 200 sets, with identical selection
-    frequencies (numbers in Notes). The target of 2x was not reached: even
-    knowing every cap's final working set in advance (5 HiGHS re-solves per
-    subsample) is only 1.8x faster than the previous solver, since the ~300 dual
-    simplex pivots per subsample (~25 us each on these dense rows, about
-    8 us + 0.4 us per row) stay.
-
-    What was measured and not kept (CPU per subsample on XOR, against the
-    previous solver in the same run, 20 subsamples): the whole LP (all 400
-    learners) in one HiGHS model warm-started over the caps, 4.5x slower
-    (dual formulation, dual simplex; primal simplex 15x) and 5x slower in the
-    primal formulation (eq. 3.4); all 400 learner rows loaded from the start
-    as free rows and switched on by their bounds (no new rows, so no
-    re-factorisation), 3.4x slower; column generation on the primal
-    formulation (learners as columns, primal simplex), as fast as the
-    previous solver (a re-solve after new columns costs ~0.9 ms); ``batch`` 8,
-    10% slower, 24 or 32, within 3%; a larger initial working set (the top
-    16 or 32 learners at the balanced weights), fewer rounds but more pivots,
-    within 3%; dropping non-binding rows between caps, 5-10% slower (they
-    come back); solving the caps in decreasing order, 1.4x slower; HiGHS
-    options (Devex or Dantzig edge weights, price strategy, dualisation, no
-    cost perturbation, callbacks off), within 5%.
 
     Parameters
     ----------
@@ -215,8 +178,7 @@ class ColumnGenerationLP:
         In a round that finds violators, learners within ``near`` of violating
         (``y H_j . u - beta > -near``) join too, up to ``2 * batch`` in all
         (0: off). In units of the margin ``y H_j . u``, which is of order 0.1
-        for standardised features (stability selection's ``beta`` is 0.08-0.25
-        on the synthetic sets).
+        for standardised features.
     signed_features : ndarray of shape (m, n) or None
         With ``H=None``: the learners are the features and their negations,
         ``H = [Z, -Z]`` (stability selection's), built without forming ``H``.
@@ -224,25 +186,19 @@ class ColumnGenerationLP:
     Notes
     -----
     :class:`PrimalLP` (cvxpy, the whole LP at once) is the reference; the
-    tests compare the two on random problems (objective, weights, support),
-    and ``bench/bench_lpboost_stability.py`` compares this class with the previous solver (copied there).
+    tests compare the two on random problems (objective, weights, support).
+    Where the optimum is 0 (no combination of learners beats ``H a = 0``) every
+    pair ``a_j = a_{n+j} = 1/2`` is optimal, and which pair is returned depends
+    on the path of the simplex.
 
-    CPU ms per subsample (5 caps, 40 subsamples, ``bench/bench_lpboost_stability.py``,
-    best of 3 alternating rounds; selection frequencies differing out of 1,000)::
-
-        data set                      previous   this   ratio  differing
-        xor                              18.17  14.39   1.26x  0
-        nonlinear_weston                 16.16  13.38   1.21x  0
-        fake_class                       17.11  13.71   1.25x  0
-        linear_zhang_feature_noise       15.67  13.12   1.19x  0
-        linear_zhang_sample_noise         9.74   9.58   1.02x  0
-        linear_weston                     2.57   2.12   1.21x  0
-
-    The LP optima agree with the previous solver's to 1e-11 relative. Where the
-    optimum is 0 (no combination of learners beats ``H a = 0``, e.g. with
-    ``nu = 0.4`` on 80 x 30 noisy XOR) every pair ``a_j = a_{n+j} = 1/2`` is
-    optimal and the pair returned may differ from the previous solver's; this does
-    not occur on the stability-selection grid above.
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.normal(size=(40, 5)); y = np.where(Z[:, 1] > 0, 1.0, -1.0)
+    >>> a, beta = ColumnGenerationLP(None, y, signed_features=Z).solve(feasible_cap(y, 0.1))
+    >>> int(np.argmax(a))
+    1
     """
 
     def __init__(self, H, y, *, tol=1e-9, batch=16, extrapolate=32, near=0.03, signed_features=None):
@@ -500,13 +456,7 @@ class LPBoost(BinaryClassifierMixin, BaseEstimator):
         self
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise ValueError(
-                "Only binary classification is supported. LPBoost got "
-                f"{self.classes_.size} class(es) in y: {self.classes_[:5]!r}"
-            )
+        self._fit_classes(y)
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         m, n = X.shape
         self.mean_, self.scale_ = column_scales(X)

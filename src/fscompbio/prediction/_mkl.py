@@ -15,7 +15,6 @@ import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
@@ -311,14 +310,7 @@ class LPBoostMKL(BinaryClassifierMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         rng = check_random_state(self.random_state)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        if y_type != "binary":
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is {y_type}"
-                f" (LPBoostMKL is a binary classifier; y has {np.unique(y).size} class(es))."
-            )
-        self.classes_, y_idx = np.unique(y, return_inverse=True)
+        y_idx = self._fit_classes(y)
         lambdas, nus, sets = self._check_extra_params(X.shape[1])
         ys = np.where(y_idx == 1, 1.0, -1.0)
         counts = np.bincount(y_idx, minlength=2)

@@ -6,7 +6,6 @@ from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, _fit_context, validate_data
@@ -79,12 +78,8 @@ class PositionWeightMatrix(BinaryClassifierMixin, BaseEstimator):
         self : PositionWeightMatrix
         """
         X, y = validate_data(self, X, y, dtype=None)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        if y_type != "binary":
-            raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
+        yi = self._fit_classes(y)
         X = self._check_codes(X)
-        self.classes_, yi = np.unique(y, return_inverse=True)
         pos = yi == 1
         c = float(self.pseudocount)
         self.n_levels_ = X.max(axis=0) + 1

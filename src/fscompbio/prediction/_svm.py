@@ -33,7 +33,6 @@ from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GroupKFold, StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
@@ -252,13 +251,7 @@ class GaussianSVC(BinaryClassifierMixin, BaseEstimator):
         self : GaussianSVC
         """
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        if y_type != "binary":
-            raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(f"GaussianSVC needs samples of both classes; y has 1 class ({self.classes_[0]!r})")
+        self._fit_classes(y)
         c_mult = self._grid(self.Cs, "Cs")
         g_mult = self._grid(self.gamma_multipliers, "gamma_multipliers")
         if self.standardize:

@@ -13,7 +13,7 @@ a ``(P, B)`` matrix, and
   ``K(S with j) = K(S) * exp(-gamma D_j)`` (elementwise), is applied in the log
   domain as ``exp(-gamma (D2_S -/+ T[:, i]))``, which is the same update without
   overflow;
-* HSIC (biased HSIC0 or unbiased HSIC1 of seed 001) is a *linear* functional
+* HSIC (biased HSIC0 or unbiased HSIC1 of Song et al. 2007) is a *linear* functional
   of the kernel, ``hsic = c0 + w . K_pairs`` (:func:`hsic_pair_weights`), so all
   candidates are scored by one matrix-vector product;
 * the centred alignment of every kernel of a stack needs only ``<K, Lc>`` and
@@ -241,9 +241,9 @@ def hsic_pair_weights(L, layout, estimator="biased"):
     symmetric ``K`` with ``diag(K) = 1`` (Gaussian kernels), where
     ``K_pairs = K[ia, ib]``.
 
-    * ``"biased"`` (HSIC0, seed 001 eq. 4): ``tr(K H L H) / (m-1)^2 =
+    * ``"biased"`` (HSIC0, Song et al. 2007, eq. 4): ``tr(K H L H) / (m-1)^2 =
       (tr(Lc) + 2 sum_p K_p Lc_p) / (m-1)^2``.
-    * ``"unbiased"`` (HSIC1, seed 001 eq. 5, diagonals of K and L zeroed):
+    * ``"unbiased"`` (HSIC1, Song et al. 2007, eq. 5, diagonals of K and L zeroed):
       ``2 / (m (m-3)) sum_p K_p [L_p + 1'L~1 / ((m-1)(m-2)) - (l_a + l_b) / (m-2)]``
       with ``l = L~ 1``; the diagonal of K does not enter.
     """
@@ -332,7 +332,7 @@ def batched_alignment(Kp, target):
 
 
 def batched_unbiased_alignment(Kp, target):
-    """Alignment built from the unbiased HSIC1 (seed 001 eq. 5) of a stack.
+    """Alignment built from the unbiased HSIC1 (Song et al. 2007, eq. 5) of a stack.
 
     ``A1(K, L) = HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))``: the diagonals
     of K and L are removed, so a kernel close to the identity (a very small

@@ -1,7 +1,7 @@
 """FoHSIC and BaHSIC: greedy forward / backward HSIC feature selection.
 
-Thesis section 4.1, algorithms 4 (FoHSIC) and 5 (BaHSIC); seed 001 (BAHSIC)
-algorithm 1, with the biased HSIC0 (seed 001 eq. 4) or unbiased HSIC1 (eq. 5).
+Thesis section 4.1, algorithms 4 (FoHSIC) and 5 (BaHSIC); Song et al. (2007), "Supervised Feature Selection via
+Dependence Estimation" (BAHSIC), algorithm 1, with the biased HSIC0 (Song et al. 2007, eq. 4) or unbiased HSIC1 (eq. 5).
 """
 
 from __future__ import annotations
@@ -52,34 +52,14 @@ def candidate_hsic(tensor, d2_set, candidates, gamma, weights, *, sign):
     after the one pass that reads the tensor (``D2_S -/+ D_i``, straight from
     the cached rows when the block's candidates are consecutive) the scaling,
     the float32 exponential, the subtraction of ``K_S`` and the dot product
-    with the HSIC weights run on a block that is still in cache. Blocks of
-    1-8 MB cost the same within 10%; 0.25 MB and 32 MB (the previous chunk
-    size) up to 35% and 60% more. The arithmetic per element is that of the previous
-    implementation (the same float32 operations in the same order); only the
-    float32 dot products may round differently in the last bit, as the block
-    boundaries moved. Measured against the previous implementation, same
-    process, CPU, one BLAS thread: rankings and widths identical, paths equal
-    to 2e-7 relative, on tox_171 (2 training folds, 30 steps), prostate_ge,
-    and XOR and both Weston sets (3 seeds, FoHSIC 150 steps, BaHSIC 25%).
-
-    ===================  =========================  ==========  ==========
-    data                 one FoHSIC step            old         new
-    ===================  =========================  ==========  ==========
-    tox_171 fold         153 x 5,748, 10 included   0.40 s      0.063 s
-    prostate_ge          102 x 5,966                0.18 s      0.029 s
-    XOR                  300 x 200                  0.028 s     0.0086 s
-    ===================  =========================  ==========  ==========
-
-    Whole fits of 30 steps (including the tensor, now built in 0.14 s instead
-    of 1.35 s on tox_171): 13.2 s -> 2.3 s on tox_171, 6.1 s -> 1.0 s on
-    prostate_ge, 0.89 s -> 0.31 s on XOR. The remaining cost is the float32 exponential (about 0.45 ns per pair
-    and candidate) and reading the tensor once (about 0.3 ns). The product
-    form ``h_i = h_S + (w K_S) . (exp(-gamma D_i) - 1)`` would save another
-    21% (measured on tox_171: no addition of ``D2_S``, no subtraction of
-    ``K_S``) with the same accuracy against a float64 computation (9e-10), but
-    it rounds every candidate differently: in one tox_171 step the order of
-    some near-tied candidates changed, and FoHSIC ranks the features it never
-    includes by that order, so the exact arithmetic is kept.
+    with the HSIC weights run on a block that is still in cache
+    (``bench/bench_hsic_candidates.py`` measures the block sizes and the
+    speed against recomputing every candidate kernel). The HSIC of the current
+    set is kept in float64 and only the candidates' differences from it are
+    float32, so the round-off is relative to those differences. The product form
+    ``h_i = h_S + (w K_S) . (exp(-gamma D_i) - 1)`` would be faster but rounds
+    every candidate differently, which can reorder near-tied candidates; the
+    exact arithmetic above is kept.
     """
     w, c0 = weights
     # HSIC of the current set in float64; the candidates add w . (K_cand - K_S), whose float32
@@ -180,9 +160,9 @@ class BaHSIC(_GreedyHSIC):
         Size of :meth:`get_support` (the top of ``ranking_``); None: half.
     step : int or float, default=0.1
         Features removed per step: a count, or a fraction of the current set
-        (at least one). The thesis removes 25% per step, seed 001 10%.
+        (at least one). The thesis removes 25% per step, Song et al. (2007) 10%.
     estimator : {"biased", "unbiased"}, default="unbiased"
-        HSIC0 (seed 001 eq. 4) or the unbiased HSIC1 (eq. 5). HSIC1 is the
+        HSIC0 (Song et al. 2007, eq. 4) or the unbiased HSIC1 (eq. 5). HSIC1 is the
         default: HSIC0's diagonal terms favour the narrowest width of the grid,
         so choosing the width by maximal HSIC0 is biased towards degenerate,
         nearly diagonal kernels.
@@ -217,7 +197,7 @@ class BaHSIC(_GreedyHSIC):
 
     Notes
     -----
-    Implements thesis algorithm 5 / seed 001 algorithm 1. All candidates of a
+    Implements thesis algorithm 5 / Song et al. (2007) algorithm 1. All candidates of a
     step are scored at once with the product structure of the Gaussian
     kernel, ``K(S without i) = K(S) / exp(-gamma D_i)`` (applied as
     ``exp(-gamma (D2_S - D_i))``), and HSIC's linearity in the kernel

@@ -22,9 +22,10 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_info
 
 from .._compat import Interval, _fit_context, validate_data
+from .._scaling import minmax_scale
 from ._ranking import ranking_from_scores, top_k_mask
 
-__all__ = ["LocalLearningRegression", "huber", "huber_derivative", "minmax_scale"]
+__all__ = ["LocalLearningRegression", "huber", "huber_derivative"]
 
 #: memory budget (bytes) for the cached per-feature absolute-difference tensor
 ABSDIFF_BUDGET = 512 * 2**20
@@ -77,14 +78,6 @@ def _huber_derivative_fast(rho, h, out, mask):
     out /= -2 * h  # = -(out / (2 h)): negation is exact
     np.copyto(out, -1.0, where=np.less(rho, 1 - h, out=mask))
     return out
-
-
-def minmax_scale(X):
-    """Scale every column to [0, 1] (the paper's preprocessing, section 4.1); constant columns become 0."""
-    lo = X.min(axis=0)
-    span = X.max(axis=0) - lo
-    span = np.where(span > 0, span, 1.0)  # a constant column: all zeros, never a division by zero
-    return (X - lo) / span
 
 
 class _PairAbsDiff:

@@ -7,7 +7,7 @@ from numbers import Integral
 
 import numpy as np
 
-__all__ = ["ranking_from_scores", "resolve_n_features", "sign_labels", "top_k_mask"]
+__all__ = ["ranking_from_scores", "resolve_n_features", "top_k_mask"]
 
 
 def ranking_from_scores(scores, *tiebreak):
@@ -39,18 +39,9 @@ def resolve_n_features(n_features_to_select, n_features):
     return int(min(max(math.ceil(n_features_to_select * n_features - 1e-9), 1), n_features))
 
 
-def sign_labels(y):
-    """Binary labels -> floats in {-1, +1} (the larger label is +1); errors otherwise."""
-    classes, inv = np.unique(y, return_inverse=True)
-    if classes.size != 2:
-        raise ValueError(f"y must have exactly 2 classes; got {classes.size}: {classes[:5]!r}")
-    return np.where(inv == 1, 1.0, -1.0), classes
-
-
 def top_k_mask(ranking, k):
     """Boolean mask of the ``k`` best-ranked features (ranking 1 = best; stable ties)."""
     ranking = np.asarray(ranking)
     mask = np.zeros(ranking.size, dtype=bool)
     mask[np.argsort(ranking, kind="stable")[: min(int(k), ranking.size)]] = True
     return mask
-

@@ -435,7 +435,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
                         w = model.coef(Zs, yt, C)
                     sel[i] |= w != 0
         else:
-            from ..prediction._lpboost import ColumnGenerationLP, feasible_cap
+            from ..prediction import ColumnGenerationLP, feasible_cap
 
             ms = Zs.shape[0]
             H = np.hstack([Zs, -Zs]) if self.lp_solver == "cvxpy" else None  # the learners: every feature, both signs
@@ -446,7 +446,7 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
                     solve = ColumnGenerationLP(None, yt, signed_features=Zs).solve  # H = [Zs, -Zs]
                 else:
                     # cvxpy is imported only when this reference path is used (it is slow to import)
-                    from ..prediction._lpboost import PrimalLP
+                    from ..prediction import PrimalLP
 
                     key = (ms, 2 * n)
                     if key not in lp_cache:

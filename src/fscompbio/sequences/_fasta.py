@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from Bio import SeqIO
 
-__all__ = ["STANDARD_RESIDUES", "read_signal_peptides"]
+__all__ = ["STANDARD_RESIDUES", "read_fasta", "read_signal_peptides"]
 
 logger = logging.getLogger("fscompbio.sequences")
 
@@ -34,7 +34,7 @@ def _check_file(path):
         raise FileNotFoundError(f"{path}: no such file" if not Path(path).exists() else f"{path}: not a file")
 
 
-def _read_fasta(fasta_path):
+def read_fasta(fasta_path):
     """Map accession -> upper-case sequence; errors name the file and record."""
     _check_file(fasta_path)
     sequences, numbers = {}, {}
@@ -139,7 +139,7 @@ def read_signal_peptides(fasta_path, tsv_path, *, nonstandard="drop"):
     if nonstandard not in {"drop", "error"}:
         raise ValueError(f"nonstandard must be 'drop' or 'error'; got {nonstandard!r}")
     fasta_path, tsv_path = Path(fasta_path), Path(tsv_path)
-    sequences = _read_fasta(fasta_path)
+    sequences = read_fasta(fasta_path)
     table = _read_tsv(tsv_path)
 
     accessions = table["Accession"].tolist()

@@ -1,6 +1,8 @@
 """Predictors that select features first: a selector then a Gaussian SVM, and randSel's nested sets then LPBoost-MKL.
 
-Both fit their selector on a class-balanced subsample of the training windows
+They compose the selectors of :mod:`fscompbio.selection` with the predictors of :mod:`fscompbio.prediction`
+(the randSel paper, Athanasakis, Shawe-Taylor & Fernandez-Reyes 2013, "Principled Non-Linear Feature
+Selection", section 4; thesis 5.5). Both fit their selector on a class-balanced subsample of the training windows
 (selection need not see every window) and their final predictor on all of the
 training windows they are given (e.g. all positives and r times as many
 negatives, with class weights).
@@ -18,8 +20,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import HasMethods, Interval, StrOptions, _fit_context, validate_data
-from ._svm import GaussianSVC
+from ._compat import HasMethods, Interval, StrOptions, _fit_context, validate_data
+from .prediction import GaussianSVC
 
 __all__ = ["SelectThenSVM", "RandSelMKL", "balanced_indices", "nested_sizes"]
 
@@ -287,7 +289,8 @@ class RandSelMKL(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, groups=None):
         """Run the selector, then fit the MKL on its nested feature sets (``groups`` is unused)."""
-        from ._mkl import LPBoostMKL
+        from .prediction import LPBoostMKL  # imported when used: it loads cvxpy
+        from .selection import RandSel
 
         X, y = validate_data(self, X, y)
         _check_binary(y)
@@ -299,8 +302,6 @@ class RandSelMKL(ClassifierMixin, BaseEstimator):
         if self.selector is not None:
             sel = clone(self.selector)
         else:
-            from ..selection import RandSel  # selection builds on prediction (LPBoost): import when used
-
             sel = RandSel(balanced=True)
         self.selector_ = _set_seed(sel, seed_sel).fit(X[sel_idx], y[sel_idx])
         sets = [np.asarray(s, dtype=int) for s in self.selector_.support_history_ if len(s) > 0]

@@ -1,6 +1,6 @@
 """A trained cleavage-site predictor with its window encoder: save, load, predict users' sequences.
 
->>> from fscompbio.prediction import CleavageSiteModel   # doctest: +SKIP
+>>> from fscompbio.cleavage import CleavageSiteModel   # doctest: +SKIP
 >>> model = CleavageSiteModel.load("results/chapter5/model/cleavage_model.pkl")   # doctest: +SKIP
 >>> table = model.predict_fasta("proteins.fasta")   # doctest: +SKIP
 """
@@ -14,7 +14,10 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from ._features import representation_matrix
+
 __all__ = ["CleavageSiteModel", "describe_fitted", "write_predictions", "MODEL_FORMAT"]
+
 
 #: the tag and version stored with a saved model
 MODEL_FORMAT = ("fscompbio-cleavage-model", 1)
@@ -113,7 +116,6 @@ class CleavageSiteModel:
     # ------------------------------------------------------------------
     def encode(self, windows):
         """The estimator's input for a table of windows (``window`` and ``target`` columns)."""
-        from ..evaluation._cleavage import representation_matrix
         from ..sequences import encode_windows, residue_codes
 
         codes = residue_codes(windows)
@@ -167,10 +169,10 @@ class CleavageSiteModel:
 
     def predict_fasta(self, fasta_path, *, n_alternatives=3):
         """:meth:`predict` for every record of a FASTA file (header ``>ACC`` or ``>sp|ACC|NAME``)."""
-        from ..sequences._fasta import _read_fasta
+        from ..sequences import read_fasta
 
         fasta_path = Path(fasta_path)
-        sequences = _read_fasta(fasta_path)
+        sequences = read_fasta(fasta_path)
         try:
             return self.predict(sequences, n_alternatives=n_alternatives)
         except ValueError as exc:  # name the file, as the reader does

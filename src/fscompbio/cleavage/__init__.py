@@ -1,0 +1,54 @@
+"""Signal-peptide cleavage-site prediction (thesis chapter 5; Athanasakis, Shawe-Taylor & Fernandez-Reyes
+2013, "Principled Non-Linear Feature Selection", section 4): the approaches of table P1, the accuracy per
+sequence, the cross-validation protocol by sequence or homology cluster, and the trained model that
+predicts the cleavage site of users' sequences.
+
+Every sequence contributes its candidate windows, exactly one of which is positive; a prediction for a
+sequence is right when its top-scoring window is the true cleavage window (:func:`cleavage_accuracy`).
+
+>>> from fscompbio.cleavage import make_approach, cross_validate_cleavage, CleavageSiteModel
+"""
+
+from ._accuracy import cleavage_accuracy, summarise_accuracy
+from ._approaches import (
+    APPROACH_LABELS,
+    APPROACH_REPRESENTATION,
+    APPROACH_SHORT_LABELS,
+    APPROACHES,
+    LINEAR_WIDTH_MULTIPLIER,
+    PAPER_TABLE1,
+    TABLE_ROWS,
+    make_approach,
+)
+from ._correlations import label_correlations, support_vector_correlations
+from ._features import representation_matrix
+from ._folds import balanced_subsample, sequence_folds, training_windows, window_clusters
+from ._model import MODEL_FORMAT, CleavageSiteModel, describe_fitted, write_predictions
+from ._protocol import cross_validate_cleavage, learning_curve_fold, run_fold
+
+__all__ = [
+    "APPROACHES",
+    "APPROACH_LABELS",
+    "APPROACH_SHORT_LABELS",
+    "APPROACH_REPRESENTATION",
+    "TABLE_ROWS",
+    "PAPER_TABLE1",
+    "LINEAR_WIDTH_MULTIPLIER",
+    "make_approach",
+    "cleavage_accuracy",
+    "summarise_accuracy",
+    "sequence_folds",
+    "window_clusters",
+    "balanced_subsample",
+    "training_windows",
+    "representation_matrix",
+    "run_fold",
+    "cross_validate_cleavage",
+    "learning_curve_fold",
+    "label_correlations",
+    "support_vector_correlations",
+    "CleavageSiteModel",
+    "describe_fitted",
+    "write_predictions",
+    "MODEL_FORMAT",
+]
