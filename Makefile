@@ -20,14 +20,14 @@ CORES  ?= 2
 
 install: $(STAMP)
 
-# graphviz's `dot` renders the workflow's own rule graph (figure 5.1): installed with apt-get when
+# graphviz's `dot` renders the workflow's own rule graph (figures/workflow_rulegraph.png): installed with apt-get when
 # missing and we are root on Debian/Ubuntu; otherwise install graphviz with your package manager.
 sysdeps:
 	@command -v dot >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; \
 	  else \
-	    echo "graphviz (the 'dot' command) is needed for figure 5.1: install it, e.g. 'sudo apt-get install graphviz'" >&2; exit 1; \
+	    echo "graphviz (the 'dot' command) is needed for the workflow's rule graph: install it, e.g. 'sudo apt-get install graphviz'" >&2; exit 1; \
 	  fi; }
 
 # The SLURM executor plugin is part of the locked environment: kept as a name for older instructions.

@@ -13,7 +13,7 @@ report: "report/workflow.rst"
 
 include: "rules/common.smk"
 include: "rules/resources.smk"
-include: "rules/environment.smk"
+include: "rules/report.smk"
 
 
 wildcard_constraints:

@@ -1,10 +1,8 @@
 # Chapter 5: cleavage-site prediction. One job per approach x training protocol x CV scheme x fold (table P1,
 # figure 5.3), a learning curve per representation x fold (figure 5.5), figure 5.4 (feature-label correlation,
 # all windows vs support vectors), the two diagrams (figure 5.1 the architecture, figure 5.2 the
-# representation), the workflow's rule graph, and the best approach trained on all sequences as a model file
+# representation), and the best approach trained on all sequences as a model file
 # for `fscompbio predict-cleavage`. Inputs come from rules/peptides.smk and rules/representation.smk.
-
-import glob
 
 from fscompbio.cleavage import APPROACH_REPRESENTATION, TABLE_ROWS
 
@@ -258,31 +256,6 @@ rule ch5_fig5_2:
         "../scripts/plot_cleavage_diagrams.py"
 
 
-rule ch5_workflow_graph:
-    input:
-        workflow.main_snakefile,
-        sorted(glob.glob(os.path.join(workflow.basedir, "rules", "*.smk"))),
-    output:
-        report(
-            figure("workflow_rulegraph"),
-            caption=caption("workflow_rulegraph"),
-            category="Workflow",
-        ),
-    log:
-        "logs/chapter5/workflow_rulegraph.log",
-    localrule: True
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=LOCAL_MEM_MB,
-        runtime=LOCAL_RUNTIME,
-    params:
-        snakefile=lambda wildcards, input: input[0],
-    script:
-        "../scripts/plot_rule_graph.py"
-
-
 rule ch5_model:
     input:
         table="figures/table_P1.csv",
@@ -321,7 +294,6 @@ FINAL_OUTPUTS.extend(
         figure("fig5_3"),
         figure("fig5_4"),
         figure("fig5_5"),
-        figure("workflow_rulegraph"),
         "results/chapter5/model/cleavage_model.pkl",
     ]
 )

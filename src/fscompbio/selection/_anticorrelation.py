@@ -15,7 +15,7 @@ from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..kernels import label_kernel
 from ._gaussian_updates import PairLayout, check_target, hsic_pair_weights, median_sq_distance, pair_sq_diffs
 from .._scaling import standardize
-from ._ranking import top_k_mask
+from ._ranking import ranking_from_order, top_k_mask
 
 __all__ = ["AnticorrelationWeighting", "random_partition_differences", "epsilon_insensitive_weights"]
 
@@ -208,9 +208,7 @@ class AnticorrelationWeighting(SelectorMixin, BaseEstimator):
         self.differences_ = z
         self.weights_ = w
         self.scores_ = w.copy()
-        ranking = np.empty(d, dtype=int)
-        ranking[np.argsort(-w, kind="stable")] = np.arange(1, d + 1)
-        self.ranking_ = ranking
+        self.ranking_, _ = ranking_from_order(np.argsort(-w, kind="stable"), d)
         return self
 
     def _get_support_mask(self):

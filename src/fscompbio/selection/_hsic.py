@@ -17,7 +17,7 @@ from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_d
 from ..kernels import label_kernel
 from ._gaussian_updates import check_target, PairLayout, PairTensor, hsic_pair_weights, median_sq_distance
 from .._scaling import standardize
-from ._ranking import top_k_mask
+from ._ranking import ranking_from_order, top_k_mask
 
 __all__ = ["FoHSIC", "BaHSIC", "candidate_hsic"]
 
@@ -134,10 +134,7 @@ class _GreedyHSIC(SelectorMixin, BaseEstimator):
         return mults, PairTensor(X, layout), weights
 
     def _finish(self, order_best_first, d):
-        ranking = np.empty(d, dtype=int)
-        ranking[np.asarray(order_best_first, dtype=int)] = np.arange(1, d + 1)
-        self.ranking_ = ranking
-        self.scores_ = (d + 1 - ranking).astype(np.float64)
+        self.ranking_, self.scores_ = ranking_from_order(order_best_first, d)
 
     def _get_support_mask(self):
         check_is_fitted(self)

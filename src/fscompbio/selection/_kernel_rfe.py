@@ -14,7 +14,7 @@ from .._compat import Interval, RealNotInt, _fit_context, validate_data
 from ..kernels import label_kernel, task_of_target
 from ._gaussian_updates import PairLayout, PairTensor, check_target, hsic_pair_weights, pairs_to_square
 from .._scaling import standardize
-from ._ranking import top_k_mask
+from ._ranking import ranking_from_order, top_k_mask
 from ._hsic import _choose_gamma
 
 __all__ = ["KernelRFE", "dual_sensitivities"]
@@ -217,10 +217,7 @@ class KernelRFE(SelectorMixin, BaseEstimator):
             keep[out] = False
             S = S[keep]
         removed.extend(S.tolist())
-        ranking = np.empty(d, dtype=int)
-        ranking[np.asarray(removed[::-1], dtype=int)] = np.arange(1, d + 1)
-        self.ranking_ = ranking
-        self.scores_ = (d + 1 - ranking).astype(np.float64)
+        self.ranking_, self.scores_ = ranking_from_order(removed[::-1], d)
         self.widths_ = np.asarray(widths)
         self.n_steps_ = len(widths)
         return self

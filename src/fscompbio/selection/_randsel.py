@@ -27,7 +27,7 @@ from ._gaussian_updates import (
     check_target,
     median_sq_distance,
 )
-from ._ranking import top_k_mask
+from ._ranking import ranking_from_order, top_k_mask
 
 __all__ = ["RandSel", "expected_contributions", "random_subset_masks", "balanced_subsample"]
 
@@ -761,8 +761,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         else:
             surv_sorted = surv
         order.extend(surv_sorted.tolist())
-        ranking = np.empty(d, dtype=int)
-        ranking[np.asarray(order[::-1], dtype=int)] = np.arange(1, d + 1)
+        ranking, scores = ranking_from_order(order[::-1], d)
 
         n_it = len(hist["c"])
         self.contributions_ = np.array(hist["c"]).reshape(n_it, d)
@@ -777,7 +776,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.n_iterations_ = n_it
         self.subsample_ = problem.s
         self.ranking_ = ranking
-        self.scores_ = (d + 1 - ranking).astype(np.float64)
+        self.scores_ = scores
         self._select()
         return self
 

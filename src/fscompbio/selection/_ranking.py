@@ -7,7 +7,7 @@ from numbers import Integral
 
 import numpy as np
 
-__all__ = ["ranking_from_scores", "resolve_n_features", "top_k_mask"]
+__all__ = ["ranking_from_order", "ranking_from_scores", "resolve_n_features", "top_k_mask"]
 
 
 def ranking_from_scores(scores, *tiebreak):
@@ -30,6 +30,17 @@ def ranking_from_scores(scores, *tiebreak):
     ranking = np.empty(scores.size, dtype=np.intp)
     ranking[order] = np.arange(1, scores.size + 1)
     return ranking
+
+
+def ranking_from_order(order_best_first, n_features):
+    """``(ranking, scores)`` of an ordering of all features, best first (ranking 1 = best; scores ``d + 1 - rank``).
+
+    For the greedy selectors that order every feature by inclusion (FoHSIC) or, reversed, by elimination
+    (BaHSIC, kernel RFE).
+    """
+    ranking = np.empty(n_features, dtype=int)
+    ranking[np.asarray(order_best_first, dtype=int)] = np.arange(1, n_features + 1)
+    return ranking, (n_features + 1 - ranking).astype(np.float64)
 
 
 def resolve_n_features(n_features_to_select, n_features):
