@@ -550,8 +550,11 @@ def test_predict_cleavage_command_on_a_fasta(tmp_path, approach, capsys):
                              zip(test["accession"], test["sequence"])))
     out = tmp_path / "sites.tsv"
     assert main(["predict-cleavage", "--model", str(path), str(fasta), "--output", str(out)]) == 0
-    table = pd.read_csv(out, sep="\t", dtype={"accession": str, "alternatives": str})
-    assert table.columns.tolist() == ["accession", "cleavage_site", "score", "n_candidates", "alternatives"]
+    header = [line for line in out.read_text().splitlines() if line.startswith("#")]
+    assert f"approach {approach}" in header[0] and "does not detect signal peptides" in header[1]
+    table = pd.read_csv(out, sep="\t", comment="#", dtype={"accession": str, "alternatives": str})
+    assert table.columns.tolist() == ["accession", "cleavage_site", "score", "n_candidates", "alternatives", "status"]
+    assert (table["status"] == "ok").all()
     assert table["accession"].tolist() == test["accession"].tolist()
     assert (table["n_candidates"] == 39).all()
     truth = test.set_index("accession")["cleavage_site"]
@@ -575,11 +578,20 @@ def test_predict_cleavage_errors(tmp_path, capsys):
     model.save(path)
     bad = tmp_path / "bad.fasta"
     bad.write_text(">P1\nMKLLAVLALAGAQAQA\n>SHORT\nMKLLV\n")
-    assert main(["predict-cleavage", "--model", str(path), str(bad)]) == 1  # bad input
+    assert main(["predict-cleavage", "--strict", "--model", str(path), str(bad)]) == 1  # bad input, --strict
     assert f"{bad}: sequence 'SHORT' has 5 residues, fewer than one window of 12" in capsys.readouterr().err
     bad.write_text(">P1\nMKLLAVLALAGAQAQA\n>ODD\nMKLLAVLAXAGAQAQA\n")
-    assert main(["predict-cleavage", "--model", str(path), str(bad)]) == 1
+    assert main(["predict-cleavage", "--strict", "--model", str(path), str(bad)]) == 1
     assert "sequence 'ODD' has non-standard residue 'X' at position 9" in capsys.readouterr().err
+    out = tmp_path / "never.tsv"
+    bad.write_text(">P1\nMKLLAVLALAGAQAQA\n>P1\nMKLLAVLALAGAQAQC\n")  # one accession, two sequences
+    assert main(["predict-cleavage", "--model", str(path), str(bad), "--output", str(out)]) == 1
+    assert "duplicate accession 'P1' (record 2) with a different sequence from record 1" in capsys.readouterr().err
+    assert not out.exists()  # nothing half-written
+    empty = tmp_path / "empty.fasta"
+    empty.write_text("")
+    assert main(["predict-cleavage", "--model", str(path), str(empty), "--output", str(out)]) == 1
+    assert "no FASTA records found" in capsys.readouterr().err and not out.exists()
     not_a_model = tmp_path / "x.pkl"
     not_a_model.write_bytes(b"not a pickle")
     assert main(["predict-cleavage", "--model", str(not_a_model), str(bad)]) == 1
@@ -630,3 +642,94 @@ def test_one_list_of_approaches():
     for config in ("config.yaml", "config/thesis.yaml"):
         pred = yaml.safe_load((repo / config).read_text())["chapter5"]["prediction"]
         assert "approaches" not in pred or set(pred["approaches"]) <= set(rows)
+
+
+def _pwm_model():
+    from fscompbio.cleavage import CleavageSiteModel
+
+    codes = np.random.default_rng(0).integers(0, 20, size=(400, 12))
+    y = np.r_[np.ones(40, int), np.zeros(360, int)]
+    return CleavageSiteModel(PositionWeightMatrix().fit(codes, y), representation="codes",
+                             metadata={"approach": "pwm", "n_sequences": 40})
+
+
+BATCH = """>sp|OK1|A_HUMAN
+MKLLAVLALAGAQAQAGTEHHHH
+>XRES
+MXLLAVLALAGAQAQAGTE
+>USEL
+MKLLAVUALAGAQAQAGTE
+>FRAG
+MKLLAVLALA
+>EMPTY
+>OK1
+MKLLAVLALAGAQAQAGTEHHHH
+>OK2
+MKLLAVLALAGAQAQAGTEHHHH
+"""
+
+
+def test_predict_cleavage_reports_every_record(tmp_path, capsys):
+    """X, U, a 10-residue fragment, an empty record and an identical duplicate: one row per accession."""
+    from fscompbio.cli import main
+
+    path = tmp_path / "model.pkl"
+    _pwm_model().save(path)
+    fasta = tmp_path / "batch.fasta"
+    fasta.write_text(BATCH)
+    out = tmp_path / "sites.tsv"
+    assert main(["predict-cleavage", "--model", str(path), str(fasta), "--output", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "4 record(s) could not be scored" in err and "1 repeated record(s)" in err
+    table = pd.read_csv(out, sep="\t", comment="#", dtype=str, keep_default_na=False).set_index("accession")
+    assert table.index.tolist() == ["OK1", "XRES", "USEL", "FRAG", "EMPTY", "OK2"]
+    assert table.loc["XRES", "status"] == "skipped: residue 'X' at 2"
+    assert table.loc["USEL", "status"] == "skipped: residue 'U' at 7"
+    assert table.loc["FRAG", "status"] == "skipped: 10 residues, shorter than one window (12)"
+    assert table.loc["EMPTY", "status"] == "skipped: empty sequence"
+    assert table.loc["OK1", "status"] == table.loc["OK2", "status"] == "ok"
+    assert table.loc["OK1", "cleavage_site"] == table.loc["OK2", "cleavage_site"] != ""  # one sequence, one answer
+    assert table.loc["FRAG", "cleavage_site"] == "" and table.loc["FRAG", "n_candidates"] == "0"
+
+
+def test_predictions_do_not_depend_on_the_chunk_size(tmp_path):
+    from fscompbio.sequences import iter_fasta
+
+    rng = np.random.default_rng(1)
+    letters = np.array(list("ARNDCQEGHILKMFPSTWYV"))
+    fasta = tmp_path / "many.fasta"
+    fasta.write_text("".join(f">S{i}\n{''.join(rng.choice(letters, rng.integers(12, 70)))}\n" for i in range(300)))
+    model = _pwm_model()
+    whole = list(model.iter_predictions(iter_fasta(fasta), chunk_size=1000))
+    for chunk in (1, 7, 64):
+        assert list(model.iter_predictions(iter_fasta(fasta), chunk_size=chunk)) == whole
+    table = model.predict_fasta(fasta)
+    assert table["accession"].tolist() == [f"S{i}" for i in range(300)] and (table["status"] == "ok").all()
+
+
+def test_predict_cleavage_gff3_parses(tmp_path):
+    """GFF3: a signal_peptide feature from residue 1 to the site, as SignalP writes it; skipped records are
+    comments. Parsed here with a strict reading of the GFF3 specification's nine columns."""
+    from urllib.parse import unquote
+
+    from fscompbio.cli import main
+
+    path = tmp_path / "model.pkl"
+    _pwm_model().save(path)
+    fasta = tmp_path / "batch.fasta"
+    fasta.write_text(BATCH.replace(">OK2", ">OK;2 odd=name"))
+    out = tmp_path / "sites.gff3"
+    assert main(["predict-cleavage", "--format", "gff3", "--model", str(path), str(fasta), "--output", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0] == "##gff-version 3"
+    features = [line.split("\t") for line in lines if not line.startswith("#")]
+    assert len(features) == 2
+    for cols in features:
+        assert len(cols) == 9
+        seqid, source, kind, start, end, score, strand, phase, attrs = cols
+        assert all(c.isalnum() or c in ".:^*$@!+_?-|%" for c in seqid)
+        assert source == "fscompbio" and kind == "signal_peptide" and start == "1" and int(end) >= 9
+        float(score)
+        assert strand == "." and phase == "." and attrs.startswith("Note=")
+    assert [unquote(c[0]) for c in features] == ["OK1", "OK;2"]
+    assert sum(line.startswith("# XRES: skipped") for line in lines) == 1

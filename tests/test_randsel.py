@@ -12,7 +12,7 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 
 import fscompbio.selection._randsel as rs
 from fscompbio.datasets import make_dataset
-from fscompbio.kernels import alignment, gaussian_kernel, hsic, label_kernel, sq_distances
+from fscompbio.kernels import alignment, center, gaussian_kernel, hsic, label_kernel, sq_distances
 from fscompbio.selection import RandSel
 from fscompbio.selection._gaussian_updates import (
     CenteredTarget,
@@ -65,20 +65,23 @@ def test_batched_distances_and_alignments_equal_one_kernel_at_a_time(m, d, b, se
     L = label_kernel(y)
     target = CenteredTarget(L, lay)
     Kp = np.exp(-0.3 * D2)
-    ref_a, ref_u = [], []
+    ref_a, ref_u, cond = [], [], []
     for j in range(b):
         cols = np.flatnonzero(masks[:, j])
         np.testing.assert_allclose(D2[:, j], lay.take(sq_distances(X[:, cols])), atol=1e-10)
         K = gaussian_kernel(X[:, cols], gamma=0.3)
         ref_a.append(alignment(K, L))
+        # float32 entries near 1 lose digits to centring: ||K|| / ||HKH|| amplifies their round-off
+        cond.append(np.linalg.norm(K) / max(np.linalg.norm(center(K)), 1e-300))
         h = lambda A, B: hsic(A, B, estimator="unbiased")  # noqa: E731
         kk, ll = h(K, K), h(L, L)
         ref_u.append(h(K, L) / np.sqrt(kk * ll) if kk > 0 and ll > 0 else 0.0)
     np.testing.assert_allclose(batched_alignment(Kp, target), ref_a, atol=1e-9)
     np.testing.assert_allclose(batched_unbiased_alignment(Kp, target), ref_u, atol=1e-8)
     K32 = Kp.astype(np.float32)
-    np.testing.assert_allclose(batched_alignments_f32(K32, target, "biased"), ref_a, atol=2e-5)
-    np.testing.assert_allclose(batched_alignments_f32(K32, target, "unbiased"), ref_u, atol=2e-4)
+    f32 = np.finfo(np.float32).eps * np.asarray(cond)
+    np.testing.assert_array_less(np.abs(batched_alignments_f32(K32, target, "biased") - ref_a), 2e-5 + 20 * f32)
+    np.testing.assert_array_less(np.abs(batched_alignments_f32(K32, target, "unbiased") - ref_u), 2e-4 + 200 * f32)
 
 
 @settings(max_examples=20, deadline=None)

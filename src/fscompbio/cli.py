@@ -465,17 +465,46 @@ def _args_predict_cleavage(p):
                    help="a model file of the workflow (results/chapter5/model/cleavage_model.pkl); it is unpickled, "
                         "so use only model files you made or trust")
     p.add_argument("--alternatives", type=_int_at_least(0), default=3, help="next-best sites reported per sequence")
-    p.add_argument("--output", default="-", help="TSV file, written atomically (default: standard output)")
+    p.add_argument("--format", choices=["tsv", "gff3"], default="tsv",
+                   help="tsv: one row per accession with a status column; gff3: a signal_peptide feature per "
+                        "predicted site (skipped records as comments)")
+    p.add_argument("--strict", action="store_true",
+                   help="stop at the first record that cannot be scored (default: report it in the status column)")
+    p.add_argument("--chunk-size", type=_int_at_least(1), default=500,
+                   help="distinct sequences scored together (memory grows with it, not with the file)")
+    p.add_argument("--output", default="-", help="output file, written atomically (default: standard output)")
 
 
 def _run_predict_cleavage(args):
-    from .cleavage import CleavageSiteModel, write_predictions
+    from . import __version__
+    from .cleavage import PREDICTION_SCOPE, CleavageSiteModel, write_predictions
+    from .sequences import iter_fasta
 
     _check_output(args.output)
     model = CleavageSiteModel.load(args.model)
-    table = model.predict_fasta(args.fasta, n_alternatives=args.alternatives)
-    write_predictions(table, args.output)
-    log.info("predicted %d sequences with %s (%s)", len(table), args.model, model.metadata.get("approach"))
+    counts = {}
+
+    def rows():  # streamed into the output; an error stops it before the file appears
+        n = 0
+        for n, row in enumerate(model.iter_predictions(iter_fasta(args.fasta), n_alternatives=args.alternatives,
+                                                       strict=args.strict, chunk_size=args.chunk_size,
+                                                       counts=counts), start=1):
+            yield row
+        if n == 0:
+            raise ValueError("no FASTA records found")
+
+    header = [f"fscompbio predict-cleavage {__version__}: model {Path(args.model).name}: {model.describe()}",
+              f"the model {PREDICTION_SCOPE}"]
+    try:
+        write_predictions(rows(), args.output, fmt=args.format, header=header)
+    except ValueError as exc:
+        raise ValueError(exc if str(exc).startswith(str(args.fasta)) else f"{args.fasta}: {exc}") from None
+    if counts["skipped"]:
+        log.warning("%s: %d record(s) could not be scored (see the status column)", args.fasta, counts["skipped"])
+    if counts["duplicate"]:
+        log.warning("%s: %d repeated record(s) (same accession and sequence) reported once", args.fasta,
+                    counts["duplicate"])
+    log.info("predicted %d sequences with %s (%s)", counts["ok"], args.model, model.metadata.get("approach"))
     return 0
 
 
@@ -506,7 +535,8 @@ SUBCOMMANDS = [
     Subcommand("encode", "cut signal peptides into cleavage-site windows and encode them by amino-acid scales",
                "fscompbio encode proteins.fasta sites.tsv --output encoded.npz --windows windows.csv",
                _args_encode, _run_encode),
-    Subcommand("predict-cleavage", "predict signal-peptide cleavage sites of a FASTA file with a trained model (TSV)",
+    Subcommand("predict-cleavage", "predict where the signal peptide of each protein of a FASTA file is cut, given that "
+               "it has one (it does not detect signal peptides), with a trained model (TSV or GFF3)",
                "fscompbio predict-cleavage proteins.fasta --model results/chapter5/model/cleavage_model.pkl "
                "--output sites.tsv", _args_predict_cleavage, _run_predict_cleavage),
 ]

@@ -23,7 +23,14 @@ from ._approaches import (
 from ._correlations import label_correlations, support_vector_correlations
 from ._features import representation_matrix
 from ._folds import balanced_subsample, sequence_folds, training_windows, window_clusters
-from ._model import MODEL_FORMAT, CleavageSiteModel, describe_fitted, write_predictions
+from ._model import (
+    MODEL_FORMAT,
+    PREDICTION_COLUMNS,
+    PREDICTION_SCOPE,
+    CleavageSiteModel,
+    describe_fitted,
+    write_predictions,
+)
 from ._protocol import cross_validate_cleavage, learning_curve_fold, run_fold
 
 __all__ = [
@@ -51,4 +58,6 @@ __all__ = [
     "describe_fitted",
     "write_predictions",
     "MODEL_FORMAT",
+    "PREDICTION_COLUMNS",
+    "PREDICTION_SCOPE",
 ]

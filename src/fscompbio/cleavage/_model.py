@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 from pathlib import Path
 
@@ -14,13 +15,15 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from ..sequences import STANDARD_RESIDUES
 from ._features import representation_matrix
 
-__all__ = ["CleavageSiteModel", "describe_fitted", "write_predictions", "MODEL_FORMAT"]
+__all__ = ["CleavageSiteModel", "describe_fitted", "write_predictions", "MODEL_FORMAT", "PREDICTION_COLUMNS", "PREDICTION_SCOPE"]
 
 
 #: the tag and version stored with a saved model
 MODEL_FORMAT = ("fscompbio-cleavage-model", 1)
+_STANDARD = frozenset(STANDARD_RESIDUES)  # the 20 residues the encodings know
 _REPRESENTATIONS = ("scales", "sf", "onehot", "codes", "codes_position", "scales_codes_position")
 
 
@@ -135,7 +138,109 @@ class CleavageSiteModel:
         windows["score"] = np.asarray(self.estimator.decision_function(self.encode(windows)), dtype=float)
         return windows
 
-    def predict(self, sequences, *, n_alternatives=3):
+    def skip_reason(self, sequence):
+        """Why ``sequence`` cannot be scored (a ``status`` text), or ``None`` when it can."""
+        head = str(sequence).upper()[: self.prefix]
+        width = self.before + 1 + self.after
+        if not head:
+            return "skipped: empty sequence"
+        if len(head) < width:
+            return f"skipped: {len(head)} residues, shorter than one window ({width})"
+        odd = next((i for i, a in enumerate(head) if a not in _STANDARD), None)
+        if odd is not None:
+            return f"skipped: residue {head[odd]!r} at {odd + 1}"
+        return None
+
+    def iter_predictions(self, records, *, n_alternatives=3, strict=False, chunk_size=500, counts=None):
+        """Predict record by record, scoring ``chunk_size`` distinct sequences at a time.
+
+        Memory is bounded by the chunk, whatever the number of records. Every accession gets one row, in
+        input order (:data:`PREDICTION_COLUMNS`), its ``status`` ``"ok"`` or why it was skipped (empty, shorter
+        than one window, a non-standard residue within the first ``prefix`` residues). A record repeating an
+        accession with the same sequence is counted as a duplicate and not repeated; with a different
+        sequence it is an error. Sequences shared by several accessions are scored once.
+
+        Parameters
+        ----------
+        records : iterable of (accession, sequence) or (record number, accession, sequence)
+            E.g. :func:`fscompbio.sequences.iter_fasta`.
+        n_alternatives : int, default=3
+        strict : bool, default=False
+            Stop at the first record that cannot be scored (``ValueError`` naming it) instead of reporting it.
+        chunk_size : int, default=500
+            Distinct sequences scored together.
+        counts : dict or None
+            Updated with ``"ok"``, ``"skipped"`` and ``"duplicate"`` counts.
+
+        Yields
+        ------
+        row : dict
+        """
+        from ..sequences import candidate_windows
+
+        counts = {} if counts is None else counts
+        for key in ("ok", "skipped", "duplicate"):
+            counts.setdefault(key, 0)
+        seen, results, pending, to_score = {}, {}, [], []
+        for number, item in enumerate(records, start=1):
+            number, accession, sequence = item if len(item) == 3 else (number, *item)
+            sequence = str(sequence).upper()
+            digest = hashlib.blake2b(sequence.encode(), digest_size=16).digest()
+            if accession in seen:
+                if seen[accession][0] == digest:
+                    counts["duplicate"] += 1
+                    continue
+                raise ValueError(f"duplicate accession {accession!r} (record {number}) with a different sequence "
+                                 f"from record {seen[accession][1]}")
+            seen[accession] = (digest, number)
+            reason = self.skip_reason(sequence)
+            if reason is not None:
+                if strict:  # the windowing's own message names the accession, the residue or the length
+                    candidate_windows({accession: sequence}, prefix=self.prefix, before=self.before, after=self.after)
+                    raise ValueError(f"sequence {accession!r}: {reason}")
+                counts["skipped"] += 1
+                pending.append((accession, None, reason))
+                continue
+            head = sequence[: self.prefix]
+            if head not in results:
+                results[head] = None
+                to_score.append(head)
+            counts["ok"] += 1
+            pending.append((accession, head, "ok"))
+            if len(to_score) >= chunk_size:
+                self._score_heads(to_score, results, n_alternatives)
+                to_score = []
+                yield from self._rows(pending, results)
+                pending = []
+        if to_score:
+            self._score_heads(to_score, results, n_alternatives)
+        yield from self._rows(pending, results)
+
+    def _score_heads(self, heads, results, n_alternatives):
+        windows = self.score_windows({i: h for i, h in enumerate(heads)})
+        ids = windows["accession"].to_numpy()
+        targets, scores = windows["target"].to_numpy(), windows["score"].to_numpy()
+        starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+        for start, stop in zip(starts, np.r_[starts[1:], ids.size]):
+            order = np.argsort(-scores[start:stop], kind="stable")
+            sites = targets[start:stop][order] - 1  # the target is the first mature residue
+            top = scores[start:stop][order]
+            alt = ",".join(f"{int(s)}:{v:.4g}" for s, v in zip(sites[1 : 1 + n_alternatives],
+                                                                top[1 : 1 + n_alternatives]))
+            results[heads[ids[start]]] = (int(sites[0]), float(top[0]), int(stop - start), alt)
+
+    @staticmethod
+    def _rows(pending, results):
+        for accession, head, status in pending:
+            if head is None:
+                yield {"accession": accession, "cleavage_site": None, "score": None, "n_candidates": 0,
+                       "alternatives": "", "status": status}
+            else:
+                site, score, n, alt = results[head]
+                yield {"accession": accession, "cleavage_site": site, "score": score, "n_candidates": n,
+                       "alternatives": alt, "status": status}
+
+    def predict(self, sequences, *, n_alternatives=3, strict=False):
         """Predicted cleavage site of each sequence.
 
         Parameters
@@ -143,6 +248,8 @@ class CleavageSiteModel:
         sequences : mapping of str -> str, or sequence of (accession, sequence) pairs
         n_alternatives : int, default=3
             The next-best candidate sites reported per sequence.
+        strict : bool, default=False
+            Raise on a sequence that cannot be scored instead of reporting it in ``status``.
 
         Returns
         -------
@@ -151,32 +258,46 @@ class CleavageSiteModel:
             ``cleavage_site`` (1-based position of the last residue of the
             signal peptide, as UniProt annotates it; cleavage is after it),
             ``score`` (the top window's score; higher = more confident),
-            ``n_candidates`` (windows scored), and ``alternatives``
+            ``n_candidates`` (windows scored), ``alternatives``
             (``site:score`` of the next ``n_alternatives`` candidates,
-            comma-separated, best first).
+            comma-separated, best first) and ``status`` (``"ok"``, or why the
+            sequence was skipped).
         """
-        scored = self.score_windows(sequences)
-        rows = []
-        for accession, part in scored.groupby("accession", sort=False):
-            order = np.argsort(-part["score"].to_numpy(), kind="stable")
-            sites = part["target"].to_numpy()[order] - 1  # the target is the first mature residue
-            scores = part["score"].to_numpy()[order]
-            alt = ",".join(f"{int(s)}:{v:.4g}" for s, v in zip(sites[1 : 1 + n_alternatives],
-                                                                scores[1 : 1 + n_alternatives]))
-            rows.append({"accession": accession, "cleavage_site": int(sites[0]), "score": float(scores[0]),
-                         "n_candidates": int(len(part)), "alternatives": alt})
-        return pd.DataFrame(rows, columns=["accession", "cleavage_site", "score", "n_candidates", "alternatives"])
+        items = list(sequences.items()) if hasattr(sequences, "items") else list(sequences)
+        if not items:
+            raise ValueError("no sequences given")
+        rows = list(self.iter_predictions(items, n_alternatives=n_alternatives, strict=strict))
+        table = pd.DataFrame(rows, columns=PREDICTION_COLUMNS)
+        table["cleavage_site"] = table["cleavage_site"].astype("Int64")
+        return table
 
-    def predict_fasta(self, fasta_path, *, n_alternatives=3):
-        """:meth:`predict` for every record of a FASTA file (header ``>ACC`` or ``>sp|ACC|NAME``)."""
-        from ..sequences import read_fasta
+    def predict_fasta(self, fasta_path, *, n_alternatives=3, strict=False):
+        """:meth:`predict` for every record of a FASTA file (header ``>ACC`` or ``>sp|ACC|NAME``), streamed."""
+        from ..sequences import iter_fasta
 
         fasta_path = Path(fasta_path)
-        sequences = read_fasta(fasta_path)
         try:
-            return self.predict(sequences, n_alternatives=n_alternatives)
+            rows = list(self.iter_predictions(iter_fasta(fasta_path), n_alternatives=n_alternatives, strict=strict))
         except ValueError as exc:  # name the file, as the reader does
+            if str(exc).startswith(str(fasta_path)):
+                raise
             raise ValueError(f"{fasta_path}: {exc}") from exc
+        if not rows:
+            raise ValueError(f"{fasta_path}: no FASTA records found")
+        table = pd.DataFrame(rows, columns=PREDICTION_COLUMNS)
+        table["cleavage_site"] = table["cleavage_site"].astype("Int64")
+        return table
+
+    def describe(self):
+        """One line for a report header: the approach, its training data and its expected accuracy."""
+        m = self.metadata
+        parts = [f"approach {m.get('approach', 'unknown')}"]
+        if "n_sequences" in m:
+            parts.append(f"trained on {m['n_sequences']} sequences")
+        for key, label in (("homology_cv", "homology-aware CV"), ("random_cv", "random CV")):
+            if f"{key}_accuracy_mean" in m:
+                parts.append(f"{label} accuracy {m[f'{key}_accuracy_mean']:.1f} +- {m[f'{key}_accuracy_sd']:.1f} %")
+        return "; ".join(parts)
 
     # ------------------------------------------------------------------
     def save(self, path):
@@ -206,14 +327,60 @@ class CleavageSiteModel:
         return payload["model"]
 
 
-def write_predictions(table, path):
-    """Write :meth:`CleavageSiteModel.predict`'s table as TSV to ``path`` atomically (``"-"``: standard output)."""
+#: the columns of a prediction table
+PREDICTION_COLUMNS = ["accession", "cleavage_site", "score", "n_candidates", "alternatives", "status"]
+
+#: what the model does and does not do, for every output header and the command's help
+PREDICTION_SCOPE = ("predicts where a signal peptide is cut, given that the protein has one; it does not detect "
+                    "signal peptides")
+
+
+def _gff_escape(text):
+    """GFF3 escaping of a column value (RFC 3986 percent-encoding of the reserved characters)."""
+    return "".join(c if c.isalnum() or c in ".:^*$@!+_?-|" else f"%{ord(c):02X}" for c in str(text))
+
+
+def _format_rows(rows, fmt, header):
+    if fmt == "tsv":
+        for line in header:
+            yield f"# {line}\n"
+        yield "\t".join(PREDICTION_COLUMNS) + "\n"
+        for r in rows:
+            site = "" if r["cleavage_site"] is None else str(int(r["cleavage_site"]))
+            score = "" if r["score"] is None else repr(float(r["score"]))
+            yield (f"{r['accession']}\t{site}\t{score}\t{r['n_candidates']}\t{r['alternatives']}\t"
+                   f"{r['status']}\n")
+    elif fmt == "gff3":
+        yield "##gff-version 3\n"
+        for line in header:
+            yield f"# {line}\n"
+        for r in rows:
+            if r["cleavage_site"] is None:
+                yield f"# {r['accession']}: {r['status']}\n"
+                continue
+            yield (f"{_gff_escape(r['accession'])}\tfscompbio\tsignal_peptide\t1\t{int(r['cleavage_site'])}\t"
+                   f"{r['score']:.6g}\t.\t.\tNote=cleavage after residue {int(r['cleavage_site'])}\n")
+    else:
+        raise ValueError(f"format must be 'tsv' or 'gff3'; got {fmt!r}")
+
+
+def write_predictions(rows, path, *, fmt="tsv", header=()):
+    """Write prediction rows as TSV or GFF3 to ``path`` as they come, atomically (``"-"``: standard output).
+
+    ``rows``: a table of :meth:`CleavageSiteModel.predict` or the rows of
+    :meth:`CleavageSiteModel.iter_predictions` (consumed one at a time, so a large prediction is never held in
+    memory); ``header``: lines written first as ``#`` comments (the model, its training data, its accuracy).
+    GFF3 gives each predicted signal peptide as a ``signal_peptide`` feature from residue 1 to the site.
+    """
     import sys
 
     from ..io import atomic_path
 
+    if isinstance(rows, pd.DataFrame):
+        rows = (dict(r, cleavage_site=None if pd.isna(r["cleavage_site"]) else r["cleavage_site"],
+                     score=None if pd.isna(r["score"]) else r["score"]) for r in rows.to_dict("records"))
     if str(path) == "-":
-        table.to_csv(sys.stdout, sep="\t", index=False)
+        sys.stdout.writelines(_format_rows(rows, fmt, header))
         return
-    with atomic_path(path) as tmp:
-        table.to_csv(tmp, sep="\t", index=False)
+    with atomic_path(path) as tmp, open(tmp, "w") as fh:
+        fh.writelines(_format_rows(rows, fmt, header))

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from Bio import SeqIO
 
-__all__ = ["STANDARD_RESIDUES", "read_fasta", "read_signal_peptides"]
+__all__ = ["STANDARD_RESIDUES", "iter_fasta", "read_fasta", "read_signal_peptides"]
 
 logger = logging.getLogger("fscompbio.sequences")
 
@@ -34,28 +34,38 @@ def _check_file(path):
         raise FileNotFoundError(f"{path}: no such file" if not Path(path).exists() else f"{path}: not a file")
 
 
-def read_fasta(fasta_path):
-    """Map accession -> upper-case sequence; errors name the file and record."""
+def iter_fasta(fasta_path):
+    """Yield ``(record number, accession, upper-case sequence)`` of each FASTA record, one at a time.
+
+    Memory does not grow with the file. A malformed file or an empty header stops with an error naming
+    the file and the record; empty sequences and repeated accessions are yielded (the caller decides).
+    """
     _check_file(fasta_path)
-    sequences, numbers = {}, {}
     with open(fasta_path) as handle:
         try:
-            records = list(SeqIO.parse(handle, "fasta"))
+            for number, record in enumerate(SeqIO.parse(handle, "fasta"), start=1):
+                accession = _fasta_accession(record.id)
+                if not accession:
+                    raise ValueError(f"{fasta_path}: record {number} has an empty header (no accession)")
+                yield number, accession, str(record.seq).upper()
         except ValueError as exc:  # Biopython's message does not name the file; also a binary file's decode error
+            if str(exc).startswith(str(fasta_path)):
+                raise
             first_paragraph = " ".join(str(exc).strip().split("\n\n")[0].split())
             raise ValueError(f"{fasta_path}: not a valid FASTA file ({first_paragraph})") from exc
-        for number, record in enumerate(records, start=1):
-            accession = _fasta_accession(record.id)
-            if not accession:
-                raise ValueError(f"{fasta_path}: record {number} has an empty header (no accession)")
-            sequence = str(record.seq).upper()
-            if accession in sequences:
-                same = "the same sequence as" if sequence == sequences[accession] else "a different sequence from"
-                raise ValueError(f"{fasta_path}: duplicate accession {accession!r} (record {number}), with {same} "
-                                 f"record {numbers[accession]}")
-            if not sequence:
-                raise ValueError(f"{fasta_path}: record {accession!r} has a missing (empty) sequence")
-            sequences[accession], numbers[accession] = sequence, number
+
+
+def read_fasta(fasta_path):
+    """Map accession -> upper-case sequence; errors name the file and record."""
+    sequences, numbers = {}, {}
+    for number, accession, sequence in iter_fasta(fasta_path):
+        if accession in sequences:
+            same = "the same sequence as" if sequence == sequences[accession] else "a different sequence from"
+            raise ValueError(f"{fasta_path}: duplicate accession {accession!r} (record {number}), with {same} "
+                             f"record {numbers[accession]}")
+        if not sequence:
+            raise ValueError(f"{fasta_path}: record {accession!r} has a missing (empty) sequence")
+        sequences[accession], numbers[accession] = sequence, number
     if not sequences:
         raise ValueError(f"{fasta_path}: no FASTA records found")
     return sequences
