@@ -221,9 +221,10 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
     X = np.ascontiguousarray(Xr, dtype=np.float32)
     s = X.shape[0]
     # T is never formed whole: the pairs of consecutive samples a (rows (a, a+1..s-1), in layout order)
-    # are squared into a cache-sized block and multiplied at once (2-2.6x at 300 x 1,500, where T is
-    # 270 MB and the product with B + 1 ~ 11 columns is memory-bound). Features are summed in chunks of
-    # `chunk` as when T was formed in chunks, so each entry adds the same float32 partial sums.
+    # are squared into a cache-sized block and multiplied at once (at 300 x 1,500 T would be 270 MB and
+    # the product with B + 1 ~ 11 columns memory-bound; bench/bench_randsel_pairs.py times it). Features
+    # are summed in chunks of `chunk` as when T was formed in chunks, so each entry adds the same float32
+    # partial sums.
     rows = max(64, BLOCK_BYTES // (4 * n))
     buf = ws.get("T", (rows + s, n))
     o = a = 0
@@ -533,61 +534,43 @@ class RandSel(SelectorMixin, BaseEstimator):
     -----
     **Width.** The thesis chooses the width by maximal alignment, but the
     centred alignment of a kernel that tends to the identity tends to
-    ``1 / sqrt(m - 1)`` (its diagonal), so that rule always picked the floor
-    of its grid and reported a flat mean alignment (0.1163 = 1/sqrt(74) on
-    XOR with 75-sample subsets). Measured on XOR 300 x 200, non-linear Weston
-    (10 of 200 relevant) and its 100-feature version (5 of 100), columns
-    permuted, one pass of 1,000-2,000 partitions, 3-6 seeds, widths 0.1-2:
-    the rank of the worst relevant feature is best at 0.2-0.25 of the median
-    distance in every case, with the centred or the HSIC1 alignment alike
-    (non-linear Weston: all 10 relevant in the top 10 at 0.25 in 3/3 seeds,
-    none of them in the top 20 at 0.7 or wider; XOR with 50 features: the
-    pair on top at 0.25 in 4/4, not at 1.0). Choosing the width by maximal
-    mean HSIC1 alignment (no diagonal, so it does not reward vanishing
-    widths) picked 0.35-1.0 and lowered XOR recovery to 4/10 seeds from 8/10
-    at a fixed 0.25 (full runs, the same settings otherwise); the
-    off-diagonal centred alignment ranks the widths as HSIC1 does. Full runs
-    with the defaults otherwise: XOR pair on top in 18/20 seeds at 0.2, 19/20
-    at 0.22 and 0.25; non-linear Weston 100 top-5 4.8, 4.8 and 4.4 of 5 (5
-    seeds). Hence a fixed 0.22 of the median distance, with the HSIC1
-    alignment so that the contributions and the mean alignment carry the
-    off-diagonal signal only: the mean alignment then rises as noise
-    features are culled (XOR: about 0.001 in the first iteration, 0.03-0.05
-    once a few features remain).
+    ``1 / sqrt(m - 1)`` (its diagonal term), so that rule picks the floor of
+    any grid and reports a flat mean alignment. The width is therefore a fixed
+    0.22 of the median distance, where the relevant features of XOR and the
+    non-linear Weston sets rank best with the centred or the HSIC1 alignment
+    alike, and the alignment is HSIC1, so that the contributions and the mean
+    alignment carry the off-diagonal signal only: the mean alignment then rises
+    as noise features are culled (thesis figure 4.3). The width scan and the
+    recovery behind 0.22 are in ``docs/deviations.md``.
 
     **Subsets and culling.** On XOR 300 x 200 the first iterations are nearly
     blind (a random half of 200 features holds the pair with probability 1/4,
-    diluted by 98 noise features: the relevant features' ``c / se`` is 0-2),
-    so recovery is a matter of surviving them. Measured over seeds 0-19 or
-    10-29 (columns permuted, width 0.25): subsample 75 with ``max(400, 10 n)``
-    partitions 12/20 culling by contribution and 16/20 by evidence;
-    subsample 100 with ``max(300, 6 n)`` 16/20 and 18/20; with
-    ``max(300, 8 n)`` (the default) and evidence 19/20 (seeds 0-19, also at
-    the default width 0.22). Culling by evidence is a deviation from the
-    thesis, which culls by the current contribution: it keeps the estimate of
-    the ranking criterion the same and only stops one noisy iteration from
-    undoing what the previous ones measured.
+    diluted by 98 noise features), so recovery is a matter of surviving them:
+    ``n_subsets="auto"`` puts every feature on the plus side of about ``4 n``
+    partitions, and ``cull_by="evidence"`` culls by the evidence accumulated
+    over the iterations a feature survived instead of by the current
+    contribution (the thesis' rule, ``cull_by="contribution"``). The ranking
+    criterion is estimated as in the thesis; only one noisy iteration can no
+    longer undo the earlier ones. The recovery behind these defaults is in
+    ``docs/deviations.md``.
 
     **Error control.** ``c_j / se_j`` is referred to a t distribution with
     ``n_batches - 1`` degrees of freedom (the batches are independent draws of
     subsample and partitions given the data) and turned into a normal score
     (``zscores_``). For an irrelevant feature (definition 4.2.2) the variation
     of ``c_j`` between data sets is of smaller order than its Monte Carlo
-    error (a degenerate U-statistic; on fake class the contributions of two
-    runs with different seeds correlate at 0.12), so the test given the data
-    is the test that matters; but the tails of one iteration's statistic are
-    heavier than the t distribution's, and a single test per feature at
-    ``alpha / n_tests`` let 1.2 features per run through on fake class (5
-    seeds). A feature is therefore selected when it is significant at level
-    ``alpha / n_tests`` at one iteration and confirmed at level ``alpha`` at
-    the next, whose partitions and subsamples are fresh: under the null both
-    happen with probability of order ``alpha^2 / n_tests`` per test, and the
-    union over the run stays below ``alpha`` (Bonferroni). Measured with the
-    defaults, columns permuted: fake class 0.1 features selected per run
-    (seeds 0-9), XOR 300 x 200 exactly the pair in 19 of 20 seeds (0-19),
-    non-linear Weston all 10 relevant and no other in 5 of 5. Shadow features
-    (permuted copies, as Boruta does) would calibrate the same null but
-    dilute the subsets: 200 of them cut XOR recovery from 7/10 to 3/10.
+    error (a degenerate U-statistic), so the test given the data is the test
+    that matters; but the tails of one iteration's statistic are heavier than
+    the t distribution's, so a single test per feature at ``alpha / n_tests``
+    lets false positives through. A feature is therefore selected when it is
+    significant at level ``alpha / n_tests`` at one iteration and confirmed at
+    level ``alpha`` at the next, whose partitions and subsamples are fresh:
+    under the null both happen with probability of order
+    ``alpha^2 / n_tests`` per test, and the union over the run stays below
+    ``alpha`` (Bonferroni). Shadow features (permuted copies, as Boruta does)
+    would calibrate the same null but dilute the subsets. The false positives
+    and recovery with the defaults are in ``docs/deviations.md`` and checked
+    by ``tests/test_randsel.py``.
 
     A batch of ``B`` partitions on one subsample of ``s`` points costs one
     matrix product ``T @ [M, 1]`` of the per-feature squared differences ``T``
@@ -603,7 +586,8 @@ class RandSel(SelectorMixin, BaseEstimator):
     Deviations from the thesis: subsets come as partitions (the thesis draws
     the two sizes independently; the distributions of each are the same);
     ``batch_size`` partitions share a subsample; the defaults above; culling
-    by evidence; the HSIC1 alignment.
+    by evidence; the HSIC1 alignment; the error-controlled ``selected_``
+    (``docs/deviations.md`` gives the evidence for each).
 
     References
     ----------
