@@ -30,10 +30,10 @@ __all__ = ["LocalLearningRegression", "huber", "huber_derivative"]
 #: memory budget (bytes) for the cached per-feature absolute-difference tensor
 ABSDIFF_BUDGET = 512 * 2**20
 #: bytes of the pair tensor per row block in :meth:`_PairAbsDiff.matvec2`: small enough to stay in a
-#: core's L2 cache while both products read it (256-1024 KiB measured best at 300 x 1,004)
+#: core's L2 cache while both products read it
 FUSED_BLOCK_BYTES = 512 * 2**10
 #: :meth:`_PairAbsDiff.matvec2` goes block by block only for tensors larger than this; smaller ones stay
-#: in the last-level cache between two plain products (blocking measured no faster below ~16 MiB)
+#: in the last-level cache between two plain products, where blocking gains nothing
 FUSED_MIN_BYTES = 16 * 2**20
 _BLOCK_ROWS = 64  # row blocks are multiples of BLAS's row unrolling: every row's dot product is summed as in one call
 _MIN_EXPONENT = -700.0  # exp(-700) ~ 1e-304: kernel weights never underflow to an exact zero
@@ -90,7 +90,7 @@ class _PairAbsDiff:
     ``square(d, diagonal)`` lays pair values out as a symmetric ``m x m`` matrix.
     The ``out`` arguments take preallocated float64 arrays: the learning loop
     reuses its arrays, because a fresh array of this size costs its page faults
-    on every allocation (measured: up to a fifth of a fit's time at 300 samples).
+    on every allocation.
     """
 
     def __init__(self, X, *, dtype=np.float32, budget=None):
@@ -159,11 +159,11 @@ class _PairAbsDiff:
         For a tensor larger than :data:`FUSED_MIN_BYTES` both products run block by
         block over rows of ``A`` small enough to stay in cache
         (:data:`FUSED_BLOCK_BYTES`), so the second one reads the block from L2
-        instead of main memory: 14 ms instead of 22 ms for the two at 300 samples
-        x 1,004 features (44,850 pairs, 180 MB in float32, one thread). Each row's
-        dot product is the same BLAS computation as in one call over all rows
-        (blocks are multiples of :data:`_BLOCK_ROWS` rows), so the results equal
-        :meth:`matvec`'s (bit for bit with single-threaded OpenBLAS, measured).
+        instead of main memory (``bench/bench_local_learning.py`` (b) times both
+        ways). Each row's dot product is the same BLAS computation as in one call
+        over all rows (blocks are multiples of :data:`_BLOCK_ROWS` rows), so the
+        results equal :meth:`matvec`'s (bit for bit with single-threaded
+        OpenBLAS; ``tests/test_local_learning.py`` checks it).
         With ``fused = False`` two plain products: a multi-threaded BLAS splits one
         large product between its threads, which a block of L2 size cannot use.
         """
@@ -455,9 +455,7 @@ class LocalLearningRegression(SelectorMixin, BaseEstimator):
         A descent stops when a step lowers the loss by less than this fraction.
         The fixed point needs accurate inner solutions: with ``1e-4`` the
         weights keep drifting by 1-2% per iteration and ``tol`` is never met
-        (measured on the non-additive set, 200 samples: ``theta`` stalls near
-        0.014 with 75 non-zero weights; with ``1e-6`` it falls to 7e-4 in 9
-        iterations with 11 non-zero weights, for about 3 times the work).
+        (the comparison is in ``docs/deviations.md``).
     prune : float, default=1e-5
         Features with ``v_j < prune`` (``w_j < prune^2``) are eliminated from
         further iterations and get weight 0 (the paper's section 2.2).
@@ -504,12 +502,9 @@ class LocalLearningRegression(SelectorMixin, BaseEstimator):
     gradient's two running sums are one complex cumsum, and the kernel's
     distances start the descent. Every change performs the same floating-point
     operations as the direct code, so the weights are bit-identical to it (at
-    a given BLAS thread count). Measured with ``bench/bench_local_learning.py``
-    (CPU per fit, one BLAS thread, figure R.2's sets with 1,000 irrelevant
-    features, two runs): 0.41 -> 0.31 s at n = 100 (x1.28-1.33 over 12 fits)
-    and 7.3 -> 5.3 s at n = 300 (x1.39 over 8 fits; 10.3 -> 7.5 s on the spiral
-    set); peak memory at n = 300 436 -> 319 MiB (one copy less when columns
-    are dropped).
+    a given BLAS thread count; ``tests/test_local_learning.py`` checks it, and
+    ``bench/bench_local_learning.py`` times a fit and its peak memory against
+    the direct code).
 
     References
     ----------
