@@ -47,8 +47,8 @@ TENSOR_BUDGET = 512 * 2**20
 
 #: bytes of one block of candidate kernels in ``candidate_hsic``: small enough to stay in the cache
 #: between the passes (combine, scale, exp, subtract, dot), large enough that
-#: numpy's per-call overhead does not count. Chosen by measurement (see
-#: ``bench/bench_hsic_candidates.py``).
+#: numpy's per-call overhead does not count (``bench/bench_hsic_candidates.py`` (b) times the block
+#: sizes).
 BLOCK_BYTES = 2 * 2**20
 
 
@@ -117,11 +117,6 @@ class PairTensor:
     recomputed from ``X`` on demand (one subtraction per element, comparable
     to the exponential that follows).
 
-    Until 2026-11 the cache was row-major in the pairs (``rows[c]`` strided by
-    ``d`` floats, because fancy indexing along the last axis returns an
-    F-ordered array): gathering a candidate row touched one cache line per
-    pair, 36 ms per 721 rows of tox_171 (about 1 GB/s), three quarters of a FoHSIC step.
-
     Attributes
     ----------
     cached : bool
@@ -164,9 +159,9 @@ class PairTensor:
         layout, so the tensor is built with one vectorised subtraction per
         sample, ``(x_a - x_b)^2`` in float32 (the same arithmetic as gathering
         both ends of every pair, without gathers or temporaries of the
-        tensor's size: 0.15 s plus 0.3 s of first-touch page faults instead of
-        1.25 s for the 153 x 5,748 tox_171 fold). Fewer than ``m`` rows (a block
-        of candidates when the tensor is not cached) are gathered instead.
+        tensor's size; ``bench/bench_hsic_candidates.py`` times the build).
+        Fewer than ``m`` rows (a block of candidates when the tensor is not
+        cached) are gathered instead.
         """
         cols = np.asarray(cols, dtype=np.intp)
         m = self.layout.m
@@ -175,7 +170,7 @@ class PairTensor:
         Xt = np.ascontiguousarray(self.X[:, cols].T, dtype=np.float32)  # (c, m)
         if cols.size < m:  # a few rows (a block of candidates, uncached): gather both ends of every pair
             # mode="clip": the pair indices are valid, and take(..., out=) with the default
-            # mode="raise" goes through a temporary buffer (8x slower)
+            # mode="raise" goes through a temporary buffer
             np.take(Xt, self.layout.ia, axis=1, out=out, mode="clip")
             out -= np.take(Xt, self.layout.ib, axis=1, mode="clip")
             np.square(out, out=out)
@@ -318,8 +313,8 @@ def batched_alignment(Kp, target):
     """
     lay = target.layout
     m = lay.m
-    # einsum, not BLAS gemv: on a loaded machine a multi-threaded gemv of this size waits for its
-    # threads (measured 8 ms against 0.4 ms single-threaded for 2775 x 200)
+    # einsum, not BLAS gemv: when the cores are shared, a multi-threaded gemv of this size spends
+    # longer waiting for its threads than computing
     num = target.lc_trace + 2.0 * np.einsum("p,pb->b", target.lc_pairs, Kp)
     k_sq = m + 2.0 * np.einsum("pb,pb->b", Kp, Kp)
     row = 1.0 + lay.incidence @ Kp  # (m, B) row sums

@@ -53,8 +53,9 @@ def candidate_hsic(tensor, d2_set, candidates, gamma, weights, *, sign):
     the cached rows when the block's candidates are consecutive) the scaling,
     the float32 exponential, the subtraction of ``K_S`` and the dot product
     with the HSIC weights run on a block that is still in cache
-    (``bench/bench_hsic_candidates.py`` measures the block sizes and the
-    speed against recomputing every candidate kernel). The HSIC of the current
+    (``bench/bench_hsic_candidates.py`` times the block sizes,
+    ``bench/bench_chapter4.py`` (a) the step against recomputing every
+    candidate kernel). The HSIC of the current
     set is kept in float64 and only the candidates' differences from it are
     float32, so the round-off is relative to those differences. The product form
     ``h_i = h_S + (w K_S) . (exp(-gamma D_i) - 1)`` would be faster but rounds
@@ -169,10 +170,8 @@ class BaHSIC(_GreedyHSIC):
         current set is used. The grid stops above a quarter of the median: in
         200 dimensions pairwise distances concentrate near the median, so at
         ``sigma = median / 4`` every off-diagonal entry is about ``exp(-8)``
-        and the kernel carries no information (measured on XOR 300 x 200,
-        seeds 0-19, 10% removed per step: {0, 1} on top in 19 of 20 runs with
-        these defaults, in 2 of the first 5 with HSIC0 and the grid
-        (0.25, 0.5, 1, 2)).
+        and the kernel carries no information (the XOR recovery behind this
+        grid and HSIC1 is in ``docs/deviations.md``).
     label_kernel : {"auto", "linear", "balanced", "onehot", "gaussian"}, default="auto"
         Kernel on the target; ``"auto"`` follows the task.
     standardize : bool, default=True
