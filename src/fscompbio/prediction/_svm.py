@@ -2,25 +2,25 @@
 
 libsvm (``sklearn.svm.SVC``) fits well at ten thousand windows, but its
 ``decision_function`` evaluates kernel entries one by one and is the slow half
-of a cleavage-site fold (48 s to score 22,000 windows against 4,000 support
-vectors, against 8 s here, measured on the study's data). :class:`GaussianSVC`
-fits with libsvm and scores with one matrix product per block of windows.
+of a cleavage-site fold. :class:`GaussianSVC` fits with libsvm and scores with
+one matrix product per block of windows (the same scores as libsvm's,
+``tests/test_cleavage.py``).
 
 libsvm's cost grows with the number of columns (every kernel entry is a dot
 product). The 648 scale values of a window are a linear function of its 12
 residues (rank 228 after centring), so :class:`GaussianSVC` rotates the
 standardised data onto the span of its training rows first: the Gaussian
 kernel depends on distances only, which the rotation keeps, and libsvm then
-works on 228 columns instead of 648 (2.5x faster fits on the study's windows,
-the same support vectors).
+works on 228 columns instead of 648 (the same decision function,
+``tests/test_cleavage.py``).
 
 libsvm also computes every kernel entry it needs with a scalar loop over the
 columns, and recomputes the columns its cache drops. When the training Gram
 matrix fits in ``precompute_kernel_mb``, :class:`GaussianSVC` computes it once
 with one matrix product and gives libsvm the precomputed kernel: libsvm keeps
 its kernel rows in single precision, so both paths give the same support
-vectors and dual coefficients (tested), at a cost that no longer grows with the
-number of columns.
+vectors and dual coefficients (``tests/test_fast_paths.py``), at a cost that no
+longer grows with the number of columns (``bench/bench_fast_paths.py`` (b)).
 """
 
 from __future__ import annotations
