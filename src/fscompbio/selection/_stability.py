@@ -35,8 +35,8 @@ class _L1Logistic:
     """Supports of ``LogisticRegression(l1_ratio=1, solver="liblinear", C=C, random_state=seed)``, fast.
 
     Stability selection fits 5,000 small l1-logistic models per selector fit (1,000 subsamples x 5 values
-    of ``C``); ``LogisticRegression.fit`` spends about two thirds of each (~2 ms on 135 x 200) validating
-    its input and parameters. This calls liblinear's trainer (scikit-learn's ``_liblinear.train_wrap``)
+    of ``C``); ``LogisticRegression.fit`` spends most of each validating its input and parameters
+    (``bench/bench_fast_paths.py`` (a) times both). This calls liblinear's trainer (scikit-learn's ``_liblinear.train_wrap``)
     with exactly the arguments ``LogisticRegression.fit`` gives it, so the weights are identical. The
     private entry point is checked once against ``LogisticRegression`` on a small problem; if it is
     missing, has another signature or gives other weights (another scikit-learn version), the public
@@ -98,14 +98,11 @@ class _L1Logistic:
         problem is solved on the features ``start`` only; every other feature that violates its condition at
         that solution joins the working set, and the problem is solved again, until none does. The result
         solves the whole problem: on wide data (65 x 7,129) the working set holds ~2x as many features as
-        samples and one or two solves suffice, 13-15 times less CPU than one solve on all features.
+        samples and one or two solves suffice.
 
         It is not bit-identical to ``coef``, and it is closer to the optimum: liblinear stops at a tolerance
-        relative to the initial gradient, which over thousands of features is loose. Measured against a
-        tight solve (tolerance 1e-9) over 75 subsample x ``C`` fits each, the supports of one solve on all
-        features differed in 33 / 37 / 79 entries (AML/ALL / prostate / TB blood; 432 / 446 / 334 support
-        entries), those of the working set in 2 / 5 / 9; its full-problem objective was the lower one in
-        ~130 of 200 fits (by up to 0.35 %) and never higher by more than 1.2e-6 relative.
+        relative to the initial gradient, which over thousands of features is loose (the comparison with a
+        tight solve is in ``docs/deviations.md``).
         """
         n = Z.shape[1]
         in_set = np.zeros(n, dtype=bool)
@@ -214,8 +211,8 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         :func:`sklearn.linear_model.lasso_path` (coordinate descent to a
         duality gap of 1e-4). ``"lars"``: the exact solutions read off the
         LARS-lasso path (Efron et al. 2004; the solver Meinshausen and
-        Buhlmann used), 2-3 times faster when features far outnumber samples
-        (65 x 7,129); the supports differ from coordinate descent's in ~0.3% of
+        Buhlmann used), faster when features far outnumber samples
+        (``bench/bench_fast_paths.py`` (c)); the supports differ from coordinate descent's in ~0.3% of
         the (subsample, grid value, feature) entries, where a weight is near zero.
     logistic_solver : {"working_set", "liblinear"}, default="working_set"
         How the l1-logistic problems are solved (``learner="logistic"``).
@@ -226,11 +223,10 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         (the 2m features most correlated with the labels, plus the support at
         the previous ``C``) grown by every feature that violates its optimality
         condition until none does (a KKT check, as with the strong rules of
-        Tibshirani et al. 2012): 10-17 times faster per subsample on AML/ALL
-        (65 x 7,129) and prostate (92 x 5,966), 4-7 on colon and TB blood,
-        and 7-16 times fewer support entries off a tight solve's than one
-        liblinear solve on all features (whose tolerance is relative to the
-        gradient over all of them); otherwise the same as ``"liblinear"``.
+        Tibshirani et al. 2012): many times faster on wide data, and closer to
+        the exact solution than one liblinear solve on all features (whose
+        tolerance is relative to the gradient over all of them; the numbers
+        are in ``docs/deviations.md``); otherwise the same as ``"liblinear"``.
     lp_solver : {"column_generation", "cvxpy"}, default="column_generation"
         How LPBoost's linear program is solved. ``"column_generation"``:
         :class:`fscompbio.prediction._lpboost.ColumnGenerationLP` (HiGHS, a
