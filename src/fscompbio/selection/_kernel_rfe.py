@@ -56,7 +56,7 @@ def dual_sensitivities(coef, d2_sv, t_sv, gamma):
 
 
 #: bytes of one block of per-feature pair values in :func:`_sensitivities` (a few MB stay in the cache
-#: between the passes; measured in bench/bench_kernel_rfe.py)
+#: between the passes; bench/bench_kernel_rfe.py times the method)
 _BLOCK_BYTES = 4 * 2**20
 
 
