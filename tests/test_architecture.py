@@ -23,7 +23,7 @@ FLOORS = [
     {"model_selection"},
     {"pipelines"},
     {"evaluation", "cleavage"},
-    {"studies"},
+    {"studies", "claims"},
     {"plots"},
     {"cli"},
 ]
