@@ -30,6 +30,7 @@ include: "rules/chapter4.smk"
 include: "rules/regression.smk"
 include: "rules/multiclass.smk"
 include: "rules/paper.smk"
+include: "rules/claims.smk"
 
 
 rule all:

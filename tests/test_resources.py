@@ -19,7 +19,7 @@ RULE_FILES = [REPO / "Snakefile", *sorted((REPO / "rules").glob("*.smk"))]
 # rules that run on the submitting node: figures, tables, summaries, the data sets (seconds each)
 LOCAL_RULE = re.compile(
     r"^(ch[345]_fig\w+|ch[345]_table\w+|\w+_summary|table\w+|fig\d_\d|ch3_consistency_toy|workflow_rulegraph|"
-    r"reg_figR_2|mc_figM_1|paper_tableP_2|paper_figP_2|dataset|environment|all)$"
+    r"reg_figR_2|mc_figM_1|paper_tableP_2|paper_figP_2|dataset|environment|claims|all)$"
 )
 # figures that compute for minutes at the thesis' sizes: cluster jobs (figure 5.4: an SVM on 4,000 windows x
 # 1,500 sparse-filtering features, with the 640 MB matrix loaded)

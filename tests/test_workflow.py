@@ -85,6 +85,10 @@ EXPECTED = {
         "results/environment.json",
         "figures/environment.csv",
     ],
+    "claims": [
+        "figures/claims.csv",
+        "figures/claims.md",
+    ],
     "chapter5_data": [
         "results/peptides/windows.csv",
         "results/peptides/windows.json",
@@ -186,6 +190,19 @@ def test_tableP_2_values(workflow_run):
     assert t.loc["bahsic", "recall_mean"] > t.loc["correlation", "recall_mean"]
     assert t.loc["bahsic", "accuracy_mean"] > t.loc["correlation", "accuracy_mean"]
     assert "± " in (workflow_run / "figures" / "tableP_2.md").read_text()
+
+
+def test_claims_has_one_row_per_claim_with_a_verdict(workflow_run):
+    """The claims rule evaluates every claim of fscompbio.claims on the tiny run's own tables."""
+    from fscompbio.claims import CLAIMS, NOT_EVALUATED, VERDICTS
+
+    table = pd.read_csv(workflow_run / "figures" / "claims.csv")
+    assert list(table["id"]) == [c.id for c in CLAIMS]
+    assert set(table["verdict"]) <= set(VERDICTS), set(table["verdict"])
+    # the tiny run makes the six synthetic sets of chapter 3: their claims are evaluated, not skipped
+    verdicts = table.set_index("id")["verdict"]
+    assert verdicts["kta_more_consistent"] != NOT_EVALUATED
+    assert "Verdicts: " in (workflow_run / "figures" / "claims.md").read_text()
 
 
 def test_the_run_records_its_environment(workflow_run):

@@ -1,0 +1,20 @@
+"""The study's claims (fscompbio.claims) evaluated on this run's summary tables: figures/claims.csv and
+figures/claims.md (one row per claim: its figures, the study's sentence, the reading, the verdict and the
+numbers it used)."""
+
+import logging
+import sys
+
+sys.stderr = open(snakemake.log[0], "w")
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+
+from fscompbio.claims import claims_markdown, claims_table, load_run, verdict_counts  # noqa: E402
+from fscompbio.io import atomic_path, write_text  # noqa: E402
+
+tables = load_run(snakemake.input)
+logging.info("tables: %s", ", ".join(sorted(tables)))
+table = claims_table(tables)
+logging.info("verdicts: %s", verdict_counts(table))
+with atomic_path(snakemake.output.csv) as tmp:
+    table.to_csv(tmp, index=False)
+write_text(claims_markdown(table), snakemake.output.md)
