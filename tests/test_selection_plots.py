@@ -104,3 +104,15 @@ def test_toy_figures_show_the_scenarios():
     np.testing.assert_allclose(line.get_ydata(), [-3.0, 1.0])
     with pytest.raises(ValueError, match=r"summary rows need columns \['model_selection'\]"):
         summary_frame([{"method": "x"}])
+
+
+def test_table_a2_names_the_thesis_task_of_every_stand_in():
+    from fscompbio.plots.datasets import STANDS_IN_FOR, table_a2
+
+    tasks = {name: {"n_samples": 10, "n_features": 5, "classes": {"a": 5, "b": 5}, "positive_label": "b"}
+             for name in ("tb_serum_metabolomics", "allaml", "prostate_ge", "colon", "tb_blood_gambia", "mine")}
+    table = table_a2(tasks).set_index("task")
+    for name, task in zip(("tb_serum_metabolomics", "allaml", "prostate_ge", "colon"), range(1, 5)):
+        assert table.loc[name, "stands in for"].startswith(f"TB task {task}:")
+    assert table.loc["tb_blood_gambia", "stands in for"].startswith("TB micro-array task")
+    assert table.loc["mine", "stands in for"] == "" and len(STANDS_IN_FOR) == 5
