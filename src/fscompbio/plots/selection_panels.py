@@ -84,6 +84,10 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         folds, so they stay inside [0, 1] and above 0 features. A
         log-likelihood of exactly 0 because the folds together select every
         feature (eq. 2.8 then says nothing about consistency) is marked "all".
+        A model that selected no feature in some outer fold (its accuracy there
+        is that of predicting the training majority class) is marked with an
+        empty-set sign above its accuracy and feature-count bars, and said so
+        under the figure; a missing value is left as a gap, not drawn as 0.
     """
     apply_style()
     df = summary.copy()
@@ -96,6 +100,7 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
     fig, axes = plt.subplots(2, ncol, figsize=(3.8 * ncol, 6.4))
     x = np.arange(len(methods))
     width = 0.8 / max(len(settings), 1)
+    any_empty = False
     for ax, (q, panel_title) in zip(axes.flat, panels):
         range_panel = q in ("accuracy", "n_selected", "precision", "recall")
         tops = []
@@ -109,8 +114,15 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
                 ok = np.isfinite(vals) & np.isfinite(lo) & np.isfinite(hi)
                 yerr = np.where(ok, np.vstack([vals - lo, hi - vals]), 0.0)
                 tops.append(np.where(ok, hi, vals))
-            ax.bar(xs, np.nan_to_num(vals), width, yerr=yerr, color=colour, label=legend, capsize=2,
-                   error_kw={"lw": 0.8})
+            drawn = np.isfinite(vals)
+            ax.bar(xs[drawn], vals[drawn], width, yerr=None if yerr is None else yerr[:, drawn], color=colour,
+                   label=legend, capsize=2, error_kw={"lw": 0.8})
+            if q in ("accuracy", "n_selected"):
+                empty = _column(sub, "n_selected_min", methods) == 0
+                any_empty |= bool(empty.any())
+                for xi, top in zip(xs[empty], np.nan_to_num(np.where(ok, hi, vals) if range_panel else vals)[empty]):
+                    ax.annotate("\u2205", (xi, top), xytext=(0, 2), textcoords="offset points", ha="center",
+                                va="bottom", fontsize=7, color=colour)
             if q == "log_likelihood":
                 flag = np.array([bool(sub["union_is_all"].get(m, False)) if "union_is_all" in sub else False
                                  for m in methods])
@@ -135,6 +147,10 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
     fig.legend(handles, texts, frameon=False, loc="upper right", ncol=len(settings))
     if title:
         fig.suptitle(title, x=0.02, ha="left")
+    if any_empty:
+        note = ("\u2205: the model selected no feature in at least one outer fold (there its accuracy is the "
+                "training majority class's)")
+        footer = f"{footer}\n{note}" if footer else note
     bottom = 0.0
     if footer:
         fig.text(0.01, 0.005, footer, fontsize=6.5, ha="left", va="bottom", wrap=True, color="0.3")
