@@ -74,7 +74,7 @@ def window_clusters(groups, sequence_clusters):
 
 
 def balanced_subsample(y, max_per_class, random_state=None):
-    """Indices of a class-balanced subsample (see :func:`fscompbio.prediction._pipelines.balanced_indices`)."""
+    """Indices of a class-balanced subsample (see :func:`fscompbio.pipelines.balanced_indices`)."""
     return balanced_indices(y, max_per_class, random_state)
 
 

@@ -78,9 +78,9 @@ class CleavageSiteModel:
     ----------
     estimator : fitted estimator
         Scores windows (``decision_function``), e.g. a fitted approach of
-        :func:`fscompbio.evaluation.make_approach`.
+        :func:`fscompbio.cleavage.make_approach`.
     representation : {"scales", "sf", "onehot", "codes", "codes_position", "scales_codes_position"}
-        The estimator's input (:data:`fscompbio.evaluation.APPROACH_REPRESENTATION`).
+        The estimator's input (:data:`fscompbio.cleavage.APPROACH_REPRESENTATION`).
     scales : pandas.DataFrame, default=None
         The amino-acid scale table (:func:`fscompbio.sequences.load_aa_scales`);
         needed for ``"scales"`` and ``"sf"``. Stored in the model, so
