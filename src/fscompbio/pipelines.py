@@ -14,14 +14,13 @@ import inspect
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.metrics import roc_auc_score
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context, validate_data
-from .prediction import GaussianSVC
+from .prediction import BinaryClassifierMixin, GaussianSVC
 
 __all__ = ["SelectThenSVM", "RandSelMKL", "balanced_indices", "nested_sizes"]
 
@@ -81,14 +80,7 @@ def _fit_maybe_groups(est, X, y, groups):
     return est.fit(X, y)
 
 
-def _check_binary(y):
-    check_classification_targets(y)
-    y_type = type_of_target(y, input_name="y", raise_unknown=True)
-    if y_type != "binary":
-        raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
-
-
-class SelectThenSVM(ClassifierMixin, BaseEstimator):
+class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
     """A feature selector, then a Gaussian SVM on the selected features.
 
     Parameters
@@ -199,9 +191,8 @@ class SelectThenSVM(ClassifierMixin, BaseEstimator):
         self : SelectThenSVM
         """
         X, y = validate_data(self, X, y)
-        _check_binary(y)
+        self._fit_classes(y)
         rng = check_random_state(self.random_state)
-        self.classes_ = np.unique(y)
         sel_idx = balanced_indices(y, self.select_max_per_class, rng)
         seed_sel, seed_svm = _seed(rng), _seed(rng)
         self.selection_index_ = sel_idx
@@ -229,19 +220,9 @@ class SelectThenSVM(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False)
         return self.svm_.decision_function(X[:, self.support_])
 
-    def predict(self, X):
-        """The SVM's prediction on the selected features."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False)
-        return self.svm_.predict(X[:, self.support_])
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
 
-class RandSelMKL(ClassifierMixin, BaseEstimator):
+class RandSelMKL(BinaryClassifierMixin, BaseEstimator):
     """randSel's nested feature sets feeding LPBoost-MKL (thesis figure 5.1).
 
     Parameters
@@ -293,9 +274,8 @@ class RandSelMKL(ClassifierMixin, BaseEstimator):
         from .selection import RandSel
 
         X, y = validate_data(self, X, y)
-        _check_binary(y)
+        self._fit_classes(y)
         rng = check_random_state(self.random_state)
-        self.classes_ = np.unique(y)
         sel_idx = balanced_indices(y, self.select_max_per_class, rng)
         seed_sel, seed_mkl = _seed(rng), _seed(rng)
         self.selection_index_ = sel_idx
@@ -319,12 +299,3 @@ class RandSelMKL(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return self.mkl_.decision_function(X)
 
-    def predict(self, X):
-        """The MKL ensemble's majority vote."""
-        check_is_fitted(self)
-        return self.mkl_.predict(X)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags

@@ -8,6 +8,7 @@ Predictors that select features first are in :mod:`fscompbio.pipelines`; the sav
 from .._lazy import lazy_exports
 
 _EXPORTS = {
+    "BinaryClassifierMixin": "._base",
     "LPBoost": "._lpboost",
     "ColumnGenerationLP": "._lpboost",
     "PrimalLP": "._lpboost",
