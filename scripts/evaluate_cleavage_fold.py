@@ -13,8 +13,8 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 from fscompbio.cleavage import (  # noqa: E402
     APPROACH_REPRESENTATION,
     describe_fitted,
+    encoded_matrix,
     make_approach,
-    representation_matrix,
     run_fold,
     sequence_folds,
     window_clusters,
@@ -27,8 +27,7 @@ enc = np.load(snakemake.input.encoded)
 y, groups = enc["y"], enc["groups"]
 kind = APPROACH_REPRESENTATION[p.approach]
 sf = np.load(snakemake.input.sf)["X"] if kind == "sf" else None
-X = representation_matrix(kind, scales=enc["X"], codes=enc["codes"], target=enc["target"], sf=sf,
-                          first_target=int(enc["before"]) + 1)
+X = encoded_matrix(kind, enc, sf)
 split = groups
 if p.cv == "homology":
     split = window_clusters(groups, np.load(snakemake.input.homology)["clusters"])

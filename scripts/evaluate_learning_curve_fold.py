@@ -9,7 +9,7 @@ logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %
 import numpy as np  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from fscompbio.cleavage import learning_curve_fold, representation_matrix, sequence_folds  # noqa: E402
+from fscompbio.cleavage import encoded_matrix, learning_curve_fold, sequence_folds  # noqa: E402
 from fscompbio.io import write_json  # noqa: E402
 from fscompbio.prediction import GaussianSVC  # noqa: E402
 
@@ -18,7 +18,7 @@ fold = int(snakemake.wildcards.fold)
 rep = snakemake.wildcards.representation
 enc = np.load(snakemake.input.encoded)
 sf = np.load(snakemake.input.sf)["X"] if rep == "sf" else None
-X = representation_matrix(rep, scales=enc["X"], codes=enc["codes"], sf=sf)
+X = encoded_matrix(rep, enc, sf)
 y, groups = enc["y"], enc["groups"]
 folds = sequence_folds(groups, n_splits=p.n_folds, random_state=p.folds_seed)
 svm = GaussianSVC(C=p.C, gamma=p.gamma, class_weight="balanced")  # fixed C and gamma: only the data size varies

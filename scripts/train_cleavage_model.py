@@ -17,8 +17,8 @@ from fscompbio.cleavage import (  # noqa: E402
     APPROACH_REPRESENTATION,
     CleavageSiteModel,
     describe_fitted,
+    encoded_matrix,
     make_approach,
-    representation_matrix,
     training_windows,
 )
 from fscompbio.io import write_json  # noqa: E402
@@ -40,8 +40,7 @@ logging.info("model: %s under the %s protocol (random-CV accuracy %.2f +- %.2f %
 enc = np.load(snakemake.input.encoded)
 kind = APPROACH_REPRESENTATION[approach]
 sf = np.load(snakemake.input.sf)["X"] if kind == "sf" else None
-X = representation_matrix(kind, scales=enc["X"], codes=enc["codes"], target=enc["target"], sf=sf,
-                          first_target=int(enc["before"]) + 1)
+X = encoded_matrix(kind, enc, sf)
 y, groups = enc["y"], enc["groups"]
 rng = np.random.RandomState(p.seed)
 protocol_kw = dict(p.protocols[protocol])  # the keywords of run_fold; training_windows calls one max_per_class

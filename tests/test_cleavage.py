@@ -733,3 +733,13 @@ def test_predict_cleavage_gff3_parses(tmp_path):
         assert strand == "." and phase == "." and attrs.startswith("Note=")
     assert [unquote(c[0]) for c in features] == ["OK1", "OK;2"]
     assert sum(line.startswith("# XRES: skipped") for line in lines) == 1
+
+
+def test_encoded_matrix_codes_positions_from_the_files_geometry():
+    from fscompbio.cleavage import encoded_matrix
+
+    codes = np.arange(24).reshape(2, 12) % 20
+    enc = {"X": np.ones((2, 648)), "codes": codes, "target": np.array([12, 15]), "before": np.int64(9)}
+    M = encoded_matrix("codes_position", enc)
+    np.testing.assert_array_equal(M[:, -1], [2, 5])  # targets coded from before + 1 = 10, not from the smallest
+    np.testing.assert_array_equal(M[:, :12], codes)

@@ -21,7 +21,7 @@ from ._approaches import (
     make_approach,
 )
 from ._correlations import label_correlations, support_vector_correlations
-from ._features import representation_matrix
+from ._features import encoded_matrix, representation_matrix
 from ._folds import balanced_subsample, sequence_folds, training_windows, window_clusters
 from ._model import (
     MODEL_FORMAT,
@@ -48,6 +48,7 @@ __all__ = [
     "window_clusters",
     "balanced_subsample",
     "training_windows",
+    "encoded_matrix",
     "representation_matrix",
     "run_fold",
     "cross_validate_cleavage",

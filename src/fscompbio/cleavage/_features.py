@@ -6,7 +6,7 @@ import numpy as np
 
 from ..sequences import one_hot_windows
 
-__all__ = ["representation_matrix"]
+__all__ = ["encoded_matrix", "representation_matrix"]
 
 
 def representation_matrix(kind, *, scales=None, codes=None, target=None, sf=None, first_target=None):
@@ -48,3 +48,13 @@ def representation_matrix(kind, *, scales=None, codes=None, target=None, sf=None
         return np.column_stack([need("scales", scales), need("codes", codes), t - t0]).astype(np.float64)
     raise ValueError("representation must be one of scales, sf, onehot, codes, codes_position, scales_codes_position; "
                      f"got {kind!r}")
+
+
+def encoded_matrix(kind, encoded, sf=None):
+    """:func:`representation_matrix` of the windows of an encoded file (``fscompbio encode`` or the workflow).
+
+    ``encoded``: the loaded ``.npz`` (``X``, ``codes``, ``target`` and the window geometry ``before``, from
+    which positions are coded); ``sf``: the sparse-filtering features of the same windows, for ``"sf"``.
+    """
+    return representation_matrix(kind, scales=encoded["X"], codes=encoded["codes"], target=encoded["target"],
+                                 sf=sf, first_target=int(encoded["before"]) + 1)
