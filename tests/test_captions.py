@@ -16,17 +16,12 @@ not numbers) is allowed only in one of these forms:
 3. a Jinja2 expression or statement (``{{ snakemake.config[...] }}``): the config's value, rendered when
    the report is made; the text of a string literal inside it is prose, under this same rule;
 4. a formula, as an rST literal (````...````) or ``:math:`...```: whole numbers only (``n/2 + 1``,
-   ``10^t``); a decimal or a percentage in a formula fails;
-5. a number of the study, attributed: from an attribution to the end of its sentence (a sentence ends at
-   ``.``, ``;``, ``!`` or ``?`` before a space or a line end). An attribution is a subject (the thesis, the
-   paper, the study, the authors, ``et al.`` or Goodison) followed by a reporting verb (reports, writes, states, uses,
-   draws, finds, shows, ...; one adverb may come between), as in "the thesis reports KTA 6-10 times faster
-   than nested CV"; or a bracket opened by such a source and a colon: ``(thesis: ...)``,
-   ``(thesis appendix A.3: ...)``, ``(paper: ...)``. An attributed span that holds a number must not speak
-   of this run: the words here, we, our(s), quick, this run, the run or reproduc... make it fail.
+   ``10^t``); a decimal or a percentage in a formula fails.
 
 Anything else fails: a run's number typed in plain prose ("randSel recall 0.67, accuracy 0.81") fails, and
-so does a study's number set beside one of the run ("the thesis reports 0.71; here 0.30"). Captions carry no
+so does a number of the study, attributed or not ("the thesis reports KTA 6-10 times faster", "(thesis:
+0.71)", "a data set of 523 features"): the study's numbers live in ``fscompbio.claims``, which sets each
+beside the run's in the claims table, and a caption states the study's message in words. Captions carry no
 verdict typed by hand either (reproduced, contradicts, confirms). A figure with claims in
 ``fscompbio.claims.CLAIMS`` ends with one sentence pointing to the claims table that names its id and every
 one of its claims; no caption names a claim the registry does not have.
@@ -125,37 +120,11 @@ CITATION_YEAR = re.compile(r"(?:\b[A-Z][\w'-]*|\bal\.)[,]?\s+\(?(?:19|20)\d\d[a-
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", flags=re.S)
 FORMULA = re.compile(r"``.+?``|:math:`[^`]+`", flags=re.S)
 
-_SUBJECT = r"(?:\bthe\s+(?:thesis|paper|study|authors)|\bet al\.|\bGoodison)"
-_VERB = (
-    r"reports?|reported|gives?|gave|uses?|used|writes?|wrote|draws?|drew|trains?|trained|lists?|listed"
-    r"|shows?|showed|finds?|found|measures?|measured|states?|stated|sets?|has|had|quotes?|describes?"
-    r"|described|counts?|counted|names?|named|runs?|ran|takes?|took|defines?|defined|keeps?|kept|reaches"
-    r"|reached|ranks?|ranked|selects?|selected|notes?|noted|puts?|calls?|called|compares?|compared"
-)
-ATTRIBUTION = re.compile(rf"{_SUBJECT}\s+(?:\w+ly\s+|also\s+|only\s+)?(?:{_VERB})\b", flags=re.I)
-ATTRIBUTED_BRACKET = re.compile(
-    rf"\((?:the )?(?:thesis|paper|randSel paper|study|Sun et al\.)(?:\s+(?:{_REF_WORDS})\s+{_REF})?\s*:", flags=re.I
-)
-RUN_WORDS = re.compile(r"\b(?:here|we|ours?|quick|this run|the run|reproduc\w*)\b", flags=re.I)
 VERDICT = re.compile(
     r"\b(?:(?:partly|partially|not)\s+)?reproduc(?:ed|es|ible)\b|\bcontradict\w*|\bconfirm(?:s|ed|ing)?\b",
     flags=re.I,
 )
 _ABBREVIATIONS = re.compile(r"\b(?:et al|e\.g|i\.e|eqs?|figs?|pp?|vs|cf|no|approx)\.", flags=re.I)
-
-
-def _blank(text, start, end):
-    return text[:start] + " " * (end - start) + text[end:]
-
-
-def _closing_bracket(text, start):
-    """The index after the bracket that closes the one opened at text[start]."""
-    depth = 0
-    for i in range(start, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            return i + 1
-    return len(text)
 
 
 def _sentences(text):
@@ -170,8 +139,8 @@ def _sentences(text):
 
 
 def typed_numbers(text):
-    """The numbers of a caption in none of the allowed forms, and the attributed spans that speak of
-    the run (module docstring). Returns a list of short excerpts, empty when the caption is clean."""
+    """The numbers of a caption in none of the allowed forms (module docstring). Returns a list of short
+    excerpts, empty when the caption is clean."""
     problems = []
     for tag in JINJA.findall(text):  # the text of a Jinja2 string literal is prose, under the same rule
         for literal in re.findall(r'"([^"]*)"|\'([^\']*)\'', tag):
@@ -181,25 +150,8 @@ def typed_numbers(text):
         bad = [n for n in NUMBER.findall(m.group(0)) if re.search(r"[.,]\d|%", n)]
         problems += [f"decimal or percentage in a formula: {m.group(0)!r}" for _ in bad[:1]]
     text = FORMULA.sub(lambda m: " " * len(m.group(0)), text)
-    # attributed brackets: (thesis: ...), (paper table 1: ...)
-    for m in list(ATTRIBUTED_BRACKET.finditer(text)):
-        end = _closing_bracket(text, m.start())
-        span = text[m.start() : end]
-        if RUN_WORDS.search(span):
-            problems.append(f"an attributed bracket speaks of the run: {' '.join(span.split())!r}")
-        text = _blank(text, m.start(), end)
     for pattern in (REFERENCE, CITATION_YEAR):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
-    # attributed sentences: from the attribution to the sentence's end
-    for start, end in _sentences(text):
-        sentence = text[start:end]
-        m = ATTRIBUTION.search(sentence)
-        if not m:
-            continue
-        span = sentence[m.start() :]
-        if NUMBER.search(span) and RUN_WORDS.search(span):
-            problems.append(f"an attributed sentence speaks of the run: {' '.join(span.split())!r}")
-        text = _blank(text, start + m.start(), end)
     for m in NUMBER.finditer(text):
         context = " ".join(text[max(0, m.start() - 40) : m.end() + 20].split())
         problems.append(f"{m.group(0)!r} in '...{context}...'")
@@ -220,9 +172,15 @@ def typed_numbers(text):
         "a formula with a run's value ``accuracy = 0.81``",
         "This thesis config reports accuracy 0.81.",
         'hidden in Jinja2: {{ "accuracy 0.81" if snakemake.config["seed"] else "" }}',
+        "The thesis reports KTA 6-10 times faster than nested CV (table 3.2).",
+        "The paper uses a subsample of 1,000 and 10,000 partitions.",
+        "(thesis table 3.1: 148 and 152 samples)",
+        "The thesis reports that on task 2 correlation is the most accurate (82.9) and the sparsest method.",
+        "Features are selected with varying probability between 1 and 0.1 (thesis, 2014).",
+        "its data set comprising 523 features, Golub et al. (1999)",
     ],
 )
-def test_the_rule_catches_a_runs_number_typed_by_hand(text):
+def test_the_rule_catches_a_number_typed_by_hand(text):
     assert typed_numbers(text)
 
 
@@ -232,15 +190,13 @@ def test_the_rule_catches_a_runs_number_typed_by_hand(text):
         "Athanasakis (2014), thesis figure 3.5 (section 3.3.1, p. 41); eq. 2.8 and algorithm 3.",
         "thesis figures 3.10-3.12 and 4.11-4.13 use its TB tasks 2-4 (appendix A.4).",
         "Weiner et al. 2012 and Golub et al. (1999); Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013).",
-        "The thesis reports KTA 6-10 times faster than nested CV (table 3.2).",
-        "The paper uses a subsample of 1,000 and 10,000 partitions.",
-        "(thesis table 3.1: 148 and 152 samples)",
+        "The thesis reports KTA several times faster than nested CV (table 3.2, p. 46).",
         "the config's {{ snakemake.config['chapter3']['outer_folds'] }} outer folds",
         "a Gaussian kernel ``exp(-gamma ||x - x'||^2)`` and subsets of ``n/2 + 1`` features",
         "The claims table, rows ``fig3_5``; HSIC1, l1-logistic, x0 and x1.",
     ],
 )
-def test_the_rule_allows_references_years_config_formulas_and_the_study(text):
+def test_the_rule_allows_references_years_config_and_formulas(text):
     assert typed_numbers(text) == []
 
 
