@@ -120,7 +120,10 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
             if q in ("accuracy", "n_selected"):
                 empty = _column(sub, "n_selected_min", methods) == 0
                 any_empty |= bool(empty.any())
-                for xi, top in zip(xs[empty], np.nan_to_num(np.where(ok, hi, vals) if range_panel else vals)[empty]):
+                tops_here = np.nan_to_num(np.where(ok, hi, vals) if range_panel else vals)
+                if q == "n_selected":
+                    tops_here = np.maximum(tops_here, 1.0)  # visible on a log axis too
+                for xi, top in zip(xs[empty], tops_here[empty]):
                     ax.annotate("\u2205", (xi, top), xytext=(0, 2), textcoords="offset points", ha="center",
                                 va="bottom", fontsize=7, color=colour)
             if q == "log_likelihood":
