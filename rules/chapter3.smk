@@ -88,7 +88,8 @@ for _dataset in CH3["datasets"]:
         name:
             f"ch3_{_fig}"
         input:
-            f"results/chapter3/summary/{_dataset}.csv",
+            summary=f"results/chapter3/summary/{_dataset}.csv",
+            dataset=f"results/datasets/{_dataset}.npz",
         output:
             report(figure(_fig), caption=panel_caption("chapter3", _dataset), category="Chapter 3"),
         log:

@@ -8,7 +8,12 @@ import hashlib
 import fscompbio.claims
 from fscompbio.claims import claim_inputs
 
-CLAIM_INPUTS = claim_inputs(FINAL_OUTPUTS, CH3["datasets"], CH4["datasets"])
+# every draw of the synthetic sets: draw 0 (the figures') and draws 1 .. n-1 (chapter{3,4}.draws)
+CLAIM_INPUTS = claim_inputs(
+    FINAL_OUTPUTS,
+    [*CH3["datasets"], *draw_datasets("chapter3")],
+    [*CH4["datasets"], *draw_datasets("chapter4")],
+)
 
 
 rule claims:

@@ -68,6 +68,7 @@ SYNTHETIC = config["datasets"]["synthetic"]
 # chapters 3 and 4: any data set by name, the study's figure ids where the study has them
 # --------------------------------------------------------------------------
 from fscompbio.datasets import DATASETS as _REGISTRY
+from fscompbio.datasets import draw_name, split_draw
 from fscompbio.evaluation import model_selections_for
 
 
@@ -143,9 +144,12 @@ def fold_files(section, chapter, dataset, suffix="json"):
 
 def folds_run(section, dataset):
     """How many of the outer folds are evaluated (the first ones): folds_run, or the data set's own
-    dataset_folds_run (null = all)."""
+    dataset_folds_run (null = all); on draws 1.. of a synthetic set, draws.folds_run (null = as draw 0)."""
     cfg = config[section]
-    k = cfg["dataset_folds_run"].get(dataset, cfg["folds_run"])
+    base, k_draw = split_draw(dataset) if dataset is not None else (None, 0)
+    k = cfg["dataset_folds_run"].get(base, cfg["folds_run"])
+    if k_draw and cfg["draws"]["folds_run"] is not None:
+        k = cfg["draws"]["folds_run"] if k is None else min(k, cfg["draws"]["folds_run"])
     return cfg["outer_folds"] if k is None else min(k, cfg["outer_folds"])
 
 
@@ -163,6 +167,9 @@ def run_sizes(section, dataset=None):
     inner = f", nested CV with {cfg['cv']['inner_folds']} inner folds" if "cv" in cfg["model_selection"] else ""
     if "kta" in cfg["model_selection"] and cfg["kta"]["max_sizes"] is not None:
         inner += f", KTA on <= {cfg['kta']['max_sizes']} prefix sizes"
+    if "kta_abs" in cfg["model_selection"]:
+        grid = cfg["kta"]["absolute_grid"]
+        inner += f"; absolute KTA grid gamma = 10^[{grid['low']:g}, {grid['high']:g}] ({grid['n_gammas']} values)"
     return (
         f"{config['config_name']} config: {outer}{inner}; {cfg['widths']['n_widths']} widths "
         f"sigma = median x 10^[{cfg['widths']['low']:g}, {cfg['widths']['high']:g}]" + (f"; {sel}" if sel else "")
@@ -172,4 +179,11 @@ def run_sizes(section, dataset=None):
 def selector_params(section, method, dataset):
     """A method's selector arguments: the section's, updated by the data set's own (dataset_selectors)."""
     cfg = config[section]
-    return {**cfg["selectors"].get(method, {}), **cfg["dataset_selectors"].get(dataset, {}).get(method, {})}
+    base = split_draw(dataset)[0] if dataset is not None else None
+    return {**cfg["selectors"].get(method, {}), **cfg["dataset_selectors"].get(base, {}).get(method, {})}
+
+
+def draw_datasets(section):
+    """Draws 1 .. n-1 of the section's synthetic data sets (``<set>_draw<k>``), for the claims."""
+    n = config[section]["draws"]["n"]
+    return [draw_name(d, k) for d in config[section]["datasets"] if d in _REGISTRY for k in range(1, n)]

@@ -45,8 +45,9 @@ def memory_mb(peak_mb, attempt=1):
 @functools.cache
 def dataset_shape(name):
     """(n_samples, n_features) of a configured data set."""
-    if name in _REGISTRY:
-        return _REGISTRY[name].n_samples, _REGISTRY[name].n_features
+    if split_draw(name)[0] in _REGISTRY:
+        spec = _REGISTRY[split_draw(name)[0]]
+        return spec.n_samples, spec.n_features
     entry = config["datasets"]["csv"][name]
     path = repo_path(entry["path"])
     with (gzip.open if path.endswith(".gz") else open)(path, "rt", newline="") as handle:
@@ -146,7 +147,7 @@ def fold_seconds(section, dataset, method, n_folds):
             per_fold += k * (fit + CV_SVM_SECONDS * len(cfg["cv"]["sizes"]) * widths * (m / REF_M) ** 2)
         else:  # kta, own: alignments of prefixes of the ranking
             prefixes = n_all if cfg["kta"]["max_sizes"] is None else min(n_all, cfg["kta"]["max_sizes"])
-            per_fold += KTA_SECONDS * (prefixes if ms == "kta" else 1) * widths * max(1, (m / REF_M) ** 2)
+            per_fold += KTA_SECONDS * (prefixes if ms in ("kta", "kta_abs") else 1) * widths * max(1, (m / REF_M) ** 2)
     return FOLD_BASE_SECONDS + n_folds * per_fold
 
 
@@ -178,6 +179,8 @@ CH5_PREDICT_SECONDS = {
     "pwm": 5,
     "pwm_prior": 5,
     "original_combined": 700,
+    "original_prior": 700,  # the combined scorer's ablations: the same parts
+    "original_pwm": 700,
 }
 CH5_LEARNING_CURVE_SECONDS = 1609
 CH5_SPARSE_FILTERING_SECONDS = 1742  # 200 iterations on 10,000 windows x 1,500 features, then all windows

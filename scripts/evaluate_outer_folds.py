@@ -8,6 +8,8 @@ reuses this script. Wall-clock timings go to their own file (output.timing), so 
 import logging
 import sys
 
+import numpy as np
+
 sys.stderr = open(snakemake.log[0], "w")
 logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
@@ -21,6 +23,9 @@ ds = load_dataset(snakemake.input[0])
 folds = outer_splits(ds.y, p.outer_folds, random_state=p.folds_seed)
 spec = method_spec(p.method)
 kta = KTASelect(**p.widths, max_sizes=p.kta["max_sizes"])
+absolute = p.kta.get("absolute_grid") or {}  # kta_abs: gamma = 10**t on an absolute grid (chapter 3)
+kta_abs = KTASelect(gammas=(10.0 ** np.linspace(absolute["low"], absolute["high"], absolute["n_gammas"])).tolist(),
+                    max_sizes=p.kta["max_sizes"]) if absolute else None
 own = OwnModelSelect(**p.widths)
 relevant = ds.relevant if ds.relevant.size else None  # real data: no ground truth, no precision/recall
 results, timings = [], []
@@ -34,7 +39,7 @@ for fold, seed, inner_seed in zip(p.folds, p.seeds, p.inner_seeds):
     logging.info("%s: %d x %d, fold %d (%d train / %d test), %r, model selections %s", snakemake.input[0],
                  *ds.X.shape, fold, train.size, test.size, selector, p.model_selection)
     out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=list(p.model_selection),
-                         relevant=relevant, kta=kta, cv=cv, own=own, C=p.svm_C)
+                         relevant=relevant, kta=kta, cv=cv, own=own, kta_abs=kta_abs, C=p.svm_C)
     res, tim = {}, {}
     for ms, r in out.items():
         logging.info("%s: accuracy %.3f with %d features (precision %s, recall %s), sigma %.3g; %.2f s (selection "

@@ -193,6 +193,18 @@ CASES = {
         PARTLY: ch3("linear_weston", lambda m, ms: {"n_selected_mean": 1.2 if ms == "kta" else 10, "accuracy_mean": 1.0}),
         FAILS: ch3("linear_weston", lambda m, ms: {"n_selected_mean": 8, "accuracy_mean": 1.0}),
     },
+    "ch3_linear_weston_kta_too_sparse_absolute_grid": {
+        HOLDS: {"chapter3/linear_weston": summary(
+            "linear_weston", M3, lambda m, ms: {"n_selected_mean": 1.0, "accuracy_mean": 0.85} if ms == "kta_abs"
+            else {"n_selected_mean": 8, "accuracy_mean": 1.0}, selections=("cv", "kta", "kta_abs"))},
+        PARTLY: {"chapter3/linear_weston": summary(
+            "linear_weston", M3, lambda m, ms: {"n_selected_mean": 1.0 if ms == "kta_abs" else 8, "accuracy_mean": 1.0},
+            selections=("cv", "kta", "kta_abs"))},
+        # the relative grid's KTA too sparse does not count for the absolute grid's claim
+        FAILS: {"chapter3/linear_weston": summary(
+            "linear_weston", M3, lambda m, ms: {"n_selected_mean": 1.0, "accuracy_mean": 0.85} if ms == "kta"
+            else {"n_selected_mean": 8, "accuracy_mean": 1.0}, selections=("cv", "kta", "kta_abs"))},
+    },
     "ch3_linear_weston_kta_perfect_precision": {
         HOLDS: ch3("linear_weston", lambda m, ms: {"precision_mean": 1.0}),
         PARTLY: ch3("linear_weston", lambda m, ms: {"precision_mean": 1.0 if m in M3[:3] else 0.5}),
@@ -493,3 +505,72 @@ def test_load_run_and_the_outputs(tmp_path):
 def test_command_line_prints_the_list(capsys):
     assert C.main(["--markdown"]) == 0
     assert capsys.readouterr().out == messages_markdown()
+
+
+# --------------------------------------------------------------------------
+# several draws of the synthetic sets
+# --------------------------------------------------------------------------
+def _drawn(dataset, cases, chapter="chapter3"):
+    """Tables of ``dataset`` whose draw k is ``cases[k]`` (a dict of one table), named as the workflow names them."""
+    tables = {}
+    for k, case in enumerate(cases):
+        (key, frame), = case.items()
+        tables[key if k == 0 else f"{key}_draw{k}"] = frame
+    return tables
+
+
+@pytest.mark.parametrize("verdicts, expected", [
+    ((HOLDS, HOLDS, FAILS), HOLDS),
+    ((FAILS, HOLDS, HOLDS), HOLDS),
+    ((HOLDS, FAILS, FAILS), FAILS),
+    ((HOLDS, PARTLY, FAILS), PARTLY),
+    ((HOLDS, FAILS), PARTLY),
+    ((PARTLY, PARTLY, PARTLY), PARTLY),
+])
+def test_a_claim_over_draws_takes_the_majority(verdicts, expected):
+    claim_id = "ch3_xor_kta_beats_nested_cv"
+    tables = _drawn("xor", [CASES[claim_id][v] for v in verdicts])
+    v = BY_ID[claim_id].evaluate(tables)
+    assert v.verdict == expected
+    assert v.draws == verdicts
+    assert v.draws_text == f"holds in {verdicts.count(HOLDS)} of {len(verdicts)} draws"
+    assert v.numbers.startswith(f"holds in {verdicts.count(HOLDS)} of {len(verdicts)} draws")
+    for k in range(len(verdicts)):
+        assert f"Draw {k}" in v.numbers
+
+
+def test_a_claim_reads_only_the_draws_all_its_sets_have():
+    # kta_more_consistent reads the six synthetic sets: a draw that one of them lacks is not evaluated
+    claim = BY_ID["kta_more_consistent"]
+    holds = CASES[claim.id][HOLDS]
+    fails = CASES[claim.id][FAILS]
+    tables = dict(holds)
+    for key, frame in fails.items():
+        tables[f"{key}_draw1"] = frame
+    del tables["chapter3/xor_draw1"]
+    v = claim.evaluate(tables)
+    assert v.verdict == HOLDS and v.draws == ()
+    tables["chapter3/xor_draw1"] = fails["chapter3/xor"]
+    v = claim.evaluate(tables)
+    assert v.draws == (HOLDS, FAILS) and v.verdict == PARTLY
+
+
+def test_one_draw_reads_as_before_and_the_table_has_a_draws_column():
+    claim_id = "ch3_xor_kta_beats_nested_cv"
+    one = BY_ID[claim_id].evaluate(CASES[claim_id][HOLDS])
+    assert one.draws == () and one.draws_text == "" and not one.numbers.startswith("holds in")
+    tables = _drawn("xor", [CASES[claim_id][v] for v in (HOLDS, HOLDS, FAILS)])
+    t = claims_table(tables)
+    row = t.set_index("id").loc[claim_id]
+    assert row["verdict"] == HOLDS and row["draws"] == "holds in 2 of 3 draws"
+    assert "(holds in 2 of 3 draws)" in claims_markdown(t)
+    assert table_key("results/chapter3/summary/xor_draw2.csv") == "chapter3/xor_draw2"
+
+
+def test_a_stand_in_claim_ignores_draws_of_other_tables():
+    # real data have one draw: a draw table of a synthetic set does not multiply a real-data claim
+    claim = next(c for c in CLAIMS if c.stand_in and all(k.startswith("chapter3/") for k in c.tables))
+    tables = dict(CASES[claim.id][STAND_IN])
+    tables["chapter3/xor_draw1"] = summary("xor", M3)
+    v = claim.evaluate(tables)
+    assert v.verdict == STAND_IN and v.draws == ()

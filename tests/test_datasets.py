@@ -236,3 +236,31 @@ def test_top_variance_keeps_the_widest_features_in_order():
     assert top_variance(ds, 10) is ds
     with pytest.raises(ValueError, match="k must be >= 1"):
         top_variance(ds, 0)
+
+
+@pytest.mark.parametrize("name", ["xor", "linear_weston", "fake_class"])
+def test_a_draw_is_the_same_recipe_with_its_own_data(name):
+    """``<set>_draw<k>`` names draw k of a set: the same shape, relevant features and task; which data it
+    holds is set by the seed alone (the workflow derives one per name)."""
+    from fscompbio.datasets import draw_name, split_draw
+
+    assert draw_name(name, 0) == name and split_draw(draw_name(name, 3)) == (name, 3)
+    base = make_dataset(name, random_state=5)
+    drawn = make_dataset(draw_name(name, 2), random_state=5)
+    other = make_dataset(draw_name(name, 2), random_state=6)
+    assert drawn.name == f"{name}_draw2"
+    np.testing.assert_array_equal(drawn.X, base.X)  # same seed, same recipe: same data
+    assert drawn.X.shape == other.X.shape and np.array_equal(drawn.relevant, other.relevant)
+    assert not np.array_equal(drawn.X, other.X)
+
+
+@pytest.mark.parametrize("name", ["xor_draw0", "xor_draw", "xor_drawx", "nope_draw1"])
+def test_a_name_that_is_not_a_draw_of_a_set_is_rejected(name):
+    from fscompbio.datasets import split_draw
+
+    base, k = split_draw(name)
+    assert (base, k) == (name, 0) or base not in DATASETS
+    with pytest.raises(ValueError, match="unknown dataset"):
+        make_dataset(name, random_state=0)
+    with pytest.raises(ValueError, match="draw index"):
+        __import__("fscompbio.datasets", fromlist=["draw_name"]).draw_name("xor", -1)

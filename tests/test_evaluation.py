@@ -161,7 +161,7 @@ def test_registry():
     assert method_spec("random").cv_sizes == "support"
     with pytest.raises(ValueError, match="unknown method 'bogus'; registered: "):
         make_selector("bogus")
-    with pytest.raises(ValueError, match=r"model_selection must be one of \['cv', 'kta', 'own'\]; got 'loo'"):
+    with pytest.raises(ValueError, match=r"model_selection must be one of \['cv', 'kta', 'kta_abs', 'own'\]; got 'loo'"):
         run_outer_fold(np.zeros((4, 2)), [1, -1, 1, -1], [0, 1], [2, 3], make_selector("correlation"), model_selection="loo")
 
 
@@ -227,3 +227,25 @@ def test_reshuffle_table_means_the_fold_times():
     row = reshuffle_table([{"dataset": "d", "method": "m", "n_features": 3, "folds": folds}]).iloc[0]
     assert row["seconds_mean"] == pytest.approx(2.0)
     assert row["accuracy_mean"] == pytest.approx((0.7 + 0.9) / 2) and row["n_reshuffles"] == 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_absolute_width_grid_gives_the_thesis_sparsity_on_linear_weston(seed):
+    """The thesis states no KTA width grid. On linear Weston, KTA on an absolute grid (gamma = 10^[0, 2])
+    keeps about one feature for correlation, as the thesis reports (1.3 on average), while the grid relative
+    to the median distance keeps several; kta_abs is KTASelect with that grid on the same fit."""
+    from fscompbio.datasets import make_dataset
+    from fscompbio.evaluation import ABSOLUTE_GAMMAS, outer_splits
+
+    ds = make_dataset("linear_weston", random_state=100 + seed)
+    perm = np.random.default_rng(seed).permutation(ds.X.shape[1])
+    X, relevant = ds.X[:, perm], np.flatnonzero(np.isin(perm, ds.relevant))
+    tr, te = outer_splits(ds.y, 10, random_state=seed)[0]
+    out = run_outer_fold(X, ds.y, tr, te, make_selector("correlation"), model_selection=["kta", "kta_abs"],
+                         relevant=relevant, kta=KTASelect(n_widths=5, max_sizes=50))
+    assert out["kta_abs"]["n_selected"] <= 2 < out["kta"]["n_selected"]
+    assert out["kta_abs"]["precision"] == 1.0
+    fitted = make_selector("correlation").fit(X[tr], ds.y[tr])
+    direct = KTASelect(gammas=ABSOLUTE_GAMMAS).select(X[tr], ds.y[tr], fitted.ranking_)
+    assert out["kta_abs"]["selected"] == sorted(direct.features.tolist())
+    assert out["kta_abs"]["gamma"] == pytest.approx(direct.gamma)

@@ -116,3 +116,24 @@ def test_table_a2_names_the_thesis_task_of_every_stand_in():
         assert table.loc[name, "stands in for"].startswith(f"TB task {task}:")
     assert table.loc["tb_blood_gambia", "stands in for"].startswith("TB micro-array task")
     assert table.loc["mine", "stands in for"] == "" and len(STANDS_IN_FOR) == 5
+
+
+@pytest.mark.parametrize("chance", [0.5, 0.645, 0.9])
+def test_the_dotted_line_is_the_majority_class_rate(chance):
+    """On unbalanced data the chance line is the majority class's share, not one half."""
+    import matplotlib.pyplot as plt
+
+    from fscompbio.plots.selection_panels import plot_method_panels
+
+    rows = [{"method": m, "model_selection": ms, "accuracy_mean": 0.8, "accuracy_min": 0.7, "accuracy_max": 0.9,
+             "n_selected_mean": 3.0, "n_selected_min": 2.0, "n_selected_max": 4.0, "mean_variance": 0.1,
+             "log_likelihood": -3.0, "union_is_all": False}
+            for m in ("a", "b") for ms in ("cv", "kta", "kta_abs")]
+    fig = plot_method_panels(pd.DataFrame(rows), chance=chance)
+    accuracy = fig.axes[0]
+    dotted = [line for line in accuracy.get_lines() if line.get_linestyle() == ":"]
+    assert len(dotted) == 1 and dotted[0].get_ydata()[0] == pytest.approx(chance)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["nested CV", "KTA", "KTA, absolute width grid"]
+    plt.close(fig)
+    with pytest.raises(ValueError, match="chance must be in"):
+        plot_method_panels(pd.DataFrame(rows), chance=1.5)

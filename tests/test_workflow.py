@@ -202,6 +202,11 @@ def test_claims_has_one_row_per_claim_with_a_verdict(workflow_run):
     # the tiny run makes the six synthetic sets of chapter 3: their claims are evaluated, not skipped
     verdicts = table.set_index("id")["verdict"]
     assert verdicts["kta_more_consistent"] != NOT_EVALUATED
+    # over two draws of the synthetic sets (tests/workflow: draws.n = 2)
+    rows = table.set_index("id")
+    assert rows.loc["kta_more_consistent", "draws"].endswith("of 2 draws")
+    assert "Draw 1: " in rows.loc["kta_more_consistent", "numbers"]
+    assert (workflow_run / "results" / "chapter3" / "summary" / "xor_draw1.csv").is_file()
     assert "Verdicts: " in (workflow_run / "figures" / "claims.md").read_text()
 
 
@@ -265,6 +270,25 @@ def test_changed_seed_changes_the_results(workflow_run, tmp_path):
     run = snakemake("--config", "seed=7", "--", target, cwd=tmp_path, extra=[user])
     assert run.returncode == 0, run.stderr[-3000:]
     assert (tmp_path / target).read_bytes() != (workflow_run / target).read_bytes()
+
+
+def test_changed_seed_changes_the_claims_numbers_with_no_edit(workflow_run, tmp_path):
+    """The numbers a reader sees come from the run: the chapter-4 targets of another seed give the claims
+    other numbers (and the same claims), with no file edited."""
+    from fscompbio.claims import CLAIMS, NOT_EVALUATED, claims_table, load_run
+
+    user = user_data(tmp_path)
+    targets = [f"results/chapter4/summary/{d}{s}.csv" for d in SYNTHETIC for s in ("", "_draw1")]
+    run = snakemake("--config", "seed=7", "--", *targets, cwd=tmp_path, extra=[user])
+    assert run.returncode == 0, run.stderr[-3000:]
+    chapter4 = [c for c in CLAIMS if c.tables and all(k in {f"chapter4/{d}" for d in SYNTHETIC} for k in c.tables)]
+    ours = claims_table(load_run(tmp_path / t for t in targets), chapter4).set_index("id")
+    theirs = claims_table(load_run(workflow_run / t for t in targets), chapter4).set_index("id")
+    # the tiny run has two of the four methods: the claims that need the others are not evaluated in either
+    evaluated = theirs.index[theirs["verdict"] != NOT_EVALUATED]
+    assert "ch4_fake_class_at_chance" in evaluated
+    assert (ours.loc[evaluated, "draws"] != "").all()  # two draws each
+    assert (ours.loc[evaluated, "numbers"] != theirs.loc[evaluated, "numbers"]).all(), theirs.loc[evaluated]
 
 
 # --------------------------------------------------------------------------

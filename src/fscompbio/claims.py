@@ -39,6 +39,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .datasets import DATASETS
+
 __all__ = [
     "HOLDS",
     "PARTLY",
@@ -102,6 +104,7 @@ SHORT = {
     "ovr_l1_logistic": "OvR l1-LogReg",
     "cv": "CV",
     "kta": "KTA",
+    "kta_abs": "KTA (absolute grid)",
     "own": "own",
 }
 SYNTHETIC = ["fake_class", "linear_zhang_feature_noise", "linear_zhang_sample_noise", "linear_weston",
@@ -120,8 +123,19 @@ class NotEvaluable(LookupError):
 
 @dataclass(frozen=True)
 class Verdict:
+    """A claim's verdict and the numbers it rests on; ``draws``: the verdict on each draw of the synthetic
+    sets it reads (draw 0 first), empty when it reads one draw."""
+
     verdict: str
     numbers: str
+    draws: tuple[str, ...] = ()
+
+    @property
+    def draws_text(self):
+        """``"holds in 2 of 3 draws"``, or ``""`` for one draw."""
+        if len(self.draws) < 2:
+            return ""
+        return f"holds in {sum(d == HOLDS for d in self.draws)} of {len(self.draws)} draws"
 
 
 @dataclass(frozen=True)
@@ -144,17 +158,59 @@ class Claim:
     stand_in: bool = False
 
     def evaluate(self, tables: Mapping[str, pd.DataFrame]) -> Verdict:
+        """The verdict on ``tables``; over every draw present when the claim reads synthetic sets.
+
+        A chapter-3/4 table ``<chapter>/<set>`` may come with further draws ``<chapter>/<set>_draw<k>``
+        (:func:`fscompbio.datasets.draw_name`). The claim is then evaluated on each draw that all its drawn
+        tables have, and the verdict is the majority's: ``holds`` when it holds in more than half of the
+        draws, ``fails`` when it fails in more than half, ``partly`` otherwise; the numbers give each draw's.
+        """
         missing = [k for k in self.tables if k not in tables]
         if missing:
             return Verdict(NOT_EVALUATED, f"not made by this run: {', '.join(missing)}")
-        given = {k: tables[k] for k in (*self.tables, *self.optional) if k in tables}
-        try:
-            result = self.test(given)
-        except NotEvaluable as exc:
-            return Verdict(NOT_EVALUATED, str(exc))
+        keys = [k for k in (*self.tables, *self.optional) if k in tables]
+        draws = _common_draws(tables, keys)
+        results = []
+        for k in draws:
+            given = {key: tables[_draw_key(key, k) if _draw_key(key, k) in tables else key] for key in keys}
+            try:
+                results.append(self.test(given))
+            except NotEvaluable as exc:
+                if k == 0:
+                    return Verdict(NOT_EVALUATED, str(exc))
+        result = results[0] if len(results) == 1 else _over_draws(results)
         if self.stand_in and result.verdict == HOLDS:
-            return Verdict(STAND_IN, result.numbers)
+            return Verdict(STAND_IN, result.numbers, result.draws)
         return result
+
+
+def _draw_key(key, k):
+    """The table name of draw ``k`` of ``key`` (``chapter3/xor`` -> ``chapter3/xor_draw2``)."""
+    return key if k == 0 else f"{key}_draw{k}"
+
+
+def _common_draws(tables, keys):
+    """The draws 0, 1, ... that every chapter-3/4 table of a synthetic set among ``keys`` has (real data
+    have one draw, and a draw that one of the synthetic sets lacks is not evaluated)."""
+    drawn = []
+    for key in keys:
+        m = re.fullmatch(r"chapter[34]/(.+)", key)
+        if not m or m[1] not in DATASETS:
+            continue
+        drawn.append({int(d[1]) for t in tables if (d := re.fullmatch(re.escape(key) + r"_draw([1-9][0-9]*)", t))})
+    extra = set.intersection(*drawn) if drawn else set()
+    return [0, *sorted(extra)]
+
+
+def _over_draws(results):
+    """One verdict from the verdicts of several draws (draw 0 first): the majority's."""
+    verdicts = tuple(r.verdict for r in results)
+    n = len(verdicts)
+    overall = HOLDS if verdicts.count(HOLDS) * 2 > n else FAILS if verdicts.count(FAILS) * 2 > n else PARTLY
+    each = ", ".join(f"draw {k} {v}" for k, v in enumerate(verdicts))
+    numbers = f"holds in {verdicts.count(HOLDS)} of {n} draws ({each}). " + " ".join(
+        f"Draw {k}{' (the figure)' if k == 0 else ''}: {r.numbers}." for k, r in enumerate(results))
+    return Verdict(overall, numbers, verdicts)
 
 
 # --------------------------------------------------------------------------
@@ -287,17 +343,21 @@ def _sample_noise_kta_perfect(t):
                    "KTA precision/recall: " + ", ".join(f"{_short(m)} {_f(prec[m])}/{_f(rec[m])}" for m in three))
 
 
-def _linear_weston_too_sparse(t):
-    s = t["chapter3/linear_weston"]
-    two = ["correlation", "linear_rfe"]
-    n = _wide(s, "n_selected_mean", two, ["cv", "kta"])
-    acc = _wide(s, "accuracy_mean", two, ["cv", "kta"])
-    sparse = n["kta"] <= 3
-    loses = acc["kta"] <= acc["cv"] - 0.05
-    thesis = {"correlation": "1.3", "linear_rfe": "1.1"}
-    return Verdict(_grade((sparse & loses).all(), (sparse | loses).any()),
-                   "; ".join(f"{_short(m)}: KTA {_f(n.loc[m, 'kta'], 1)} features (thesis {thesis[m]}), accuracy "
-                             f"nested CV/KTA {_f(acc.loc[m, 'cv'])}/{_f(acc.loc[m, 'kta'])}" for m in two))
+def _linear_weston_too_sparse(grid="kta"):
+    """Correlation and linear RFE with KTA (``grid``: the relative or the absolute width grid) on linear Weston."""
+    def test(t):
+        s = t["chapter3/linear_weston"]
+        two = ["correlation", "linear_rfe"]
+        n = _wide(s, "n_selected_mean", two, ["cv", grid])
+        acc = _wide(s, "accuracy_mean", two, ["cv", grid])
+        sparse = n[grid] <= 3
+        loses = acc[grid] <= acc["cv"] - 0.05
+        thesis = {"correlation": "1.3", "linear_rfe": "1.1"}
+        return Verdict(_grade((sparse & loses).all(), (sparse | loses).any()),
+                       "; ".join(f"{_short(m)}: {_short(grid)} {_f(n.loc[m, grid], 1)} features (thesis {thesis[m]}), "
+                                 f"accuracy nested CV/{_short(grid)} {_f(acc.loc[m, 'cv'])}/{_f(acc.loc[m, grid])}"
+                                 for m in two))
+    return test
 
 
 def _linear_weston_kta_precision(t):
@@ -718,7 +778,16 @@ CLAIMS: tuple[Claim, ...] = (
         "on average respectively. However, this comes at the cost of reduced accuracy.",
         "On linear Weston, correlation and linear RFE with KTA each select <= 3 features on average and lose >= "
         "0.05 accuracy against the same method with nested CV (holds); either happens for one of them (partly).",
-        _ch("chapter3", ["linear_weston"]), _linear_weston_too_sparse),
+        _ch("chapter3", ["linear_weston"]), _linear_weston_too_sparse()),
+    Claim(
+        "ch3_linear_weston_kta_too_sparse_absolute_grid", ("fig3_6",), f"{THESIS}, section 3.3.1.4",
+        "correlation coefficients and linear RFE are sparser, producing models relying on 1.3 and 1.1 variables "
+        "on average respectively. However, this comes at the cost of reduced accuracy.",
+        "The same reading with KTA on an absolute width grid (gamma = 10^t over the config's range) instead of the "
+        "grid relative to the median distance: the thesis states no grid, and the two readings can disagree. On "
+        "linear Weston, correlation and linear RFE with absolute-grid KTA each select <= 3 features on average and "
+        "lose >= 0.05 accuracy against nested CV (holds); either for one of them (partly).",
+        _ch("chapter3", ["linear_weston"]), _linear_weston_too_sparse("kta_abs")),
     Claim(
         "ch3_linear_weston_kta_perfect_precision", ("fig3_6",), f"{THESIS}, section 3.3.1.4",
         "Once again, alignment leads to perfect precision, a feat that only LPBoost stability selection "
@@ -1003,9 +1072,11 @@ def evaluate_claims(tables: Mapping[str, pd.DataFrame], claims=CLAIMS) -> list[t
 
 
 def claims_table(tables: Mapping[str, pd.DataFrame], claims=CLAIMS) -> pd.DataFrame:
-    """One row per claim: id, figures, source, quote, reading, verdict, stand_in, numbers."""
+    """One row per claim: id, figures, source, quote, reading, verdict, draws ("holds in k of n draws", or
+    empty for a claim read on one draw), stand_in, numbers."""
     return pd.DataFrame([{"id": c.id, "figures": " ".join(c.figures), "source": c.source, "quote": c.quote,
-                          "reading": c.reading, "verdict": v.verdict, "stand_in": c.stand_in, "numbers": v.numbers}
+                          "reading": c.reading, "verdict": v.verdict, "draws": v.draws_text,
+                          "stand_in": c.stand_in, "numbers": v.numbers}
                          for c, v in evaluate_claims(tables, claims)])
 
 
@@ -1023,12 +1094,15 @@ def claims_markdown(table: pd.DataFrame, title="The study's claims, evaluated on
     lines = [f"# {title}", "",
              "Computed by `fscompbio.claims` from this run's summary tables (docs/messages.md lists the claims). "
              "*Stand-in*: public data replace the thesis' TB task, so a claim there can at most be "
-             f"\"{STAND_IN}\".", "",
+             f"\"{STAND_IN}\". A claim on synthetic sets is evaluated on every draw of them the run made (the "
+             "config's `draws`; draw 0 is the one the figures show): its verdict is the majority's, and it says in "
+             "how many draws it holds.", "",
              "| claim | figures | the study | reading | verdict | numbers |", "| --- | --- | --- | --- | --- | --- |"]
     for _, r in table.iterrows():
         figs = r["figures"].replace(" ", ", ") + (" (stand-in)" if r["stand_in"] else "")
+        draws = f" ({r['draws']})" if isinstance(r.get("draws"), str) and r["draws"] else ""
         lines.append(f"| `{r['id']}` | {_cell(figs)} | \"{_cell(r['quote'])}\" ({_cell(r['source'])}) | "
-                     f"{_cell(r['reading'])} | **{r['verdict']}** | {_cell(r['numbers'])} |")
+                     f"{_cell(r['reading'])} | **{r['verdict']}**{draws} | {_cell(r['numbers'])} |")
     counts = verdict_counts(table)
     lines += ["", "Verdicts: " + ", ".join(f"{v} {n}" for v, n in counts.items()) + f" (of {len(table)} claims)."]
     return "\n".join(lines) + "\n"
@@ -1047,7 +1121,9 @@ def messages_markdown(claims=CLAIMS) -> str:
         "tables. The workflow's `claims` rule (rules/claims.smk) writes every run's verdicts, with the numbers "
         "they rest on, to `figures/claims.md` and `figures/claims.csv`: *holds*, *partly*, *fails*; "
         f"*{STAND_IN}* where public data replace the thesis' TB tasks; *{NOT_EVALUATED}* where the config did "
-        "not make the tables a claim needs.",
+        "not make the tables a claim needs. The thesis evaluates one draw of each synthetic set; the workflow "
+        "draws each several times (`draws` in chapters 3 and 4 of the config) and a claim on them says in how "
+        "many draws it holds, the majority deciding its verdict.",
         "",
         "This page is generated from the registry (`python -m fscompbio.claims --markdown > docs/messages.md`); "
         "tests/test_claims.py checks that it is up to date. The readings are in `figures/claims.md`.",

@@ -7,7 +7,7 @@
 """
 
 from ._io import TASKS, load_csv_dataset, load_dataset, save_dataset
-from ._registry import DATASETS, Dataset, DatasetSpec, make_dataset, top_variance
+from ._registry import DATASETS, Dataset, DatasetSpec, draw_name, make_dataset, split_draw, top_variance
 
 __all__ = ["DATASETS", "Dataset", "DatasetSpec", "TASKS", "make_dataset", "load_dataset", "save_dataset",
-           "load_csv_dataset", "top_variance"]
+           "load_csv_dataset", "top_variance", "draw_name", "split_draw"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
@@ -10,7 +11,7 @@ import numpy as np
 
 from . import _synthetic as syn
 
-__all__ = ["Dataset", "DatasetSpec", "DATASETS", "make_dataset", "top_variance"]
+__all__ = ["Dataset", "DatasetSpec", "DATASETS", "make_dataset", "top_variance", "draw_name", "split_draw"]
 
 
 @dataclass(frozen=True)
@@ -99,13 +100,43 @@ DATASETS: dict[str, DatasetSpec] = {
 }
 
 
+_DRAW = re.compile(r"^(?P<base>.+)_draw(?P<k>[1-9][0-9]*)$")
+
+
+def draw_name(name, k):
+    """The name of draw ``k`` of a synthetic set: ``name`` itself for draw 0, ``<name>_draw<k>`` otherwise.
+
+    The thesis evaluates one draw of each synthetic set; further draws (the same recipe, new data) tell
+    whether a verdict depends on that draw.
+
+    >>> draw_name("xor", 0), draw_name("xor", 2)
+    ('xor', 'xor_draw2')
+    """
+    k = int(k)
+    if k < 0:
+        raise ValueError(f"draw index must be >= 0; got {k}")
+    return name if k == 0 else f"{name}_draw{k}"
+
+
+def split_draw(name):
+    """``(set, k)`` of a data set name: ``("xor", 2)`` for ``"xor_draw2"``, ``(name, 0)`` otherwise.
+
+    >>> split_draw("xor_draw2"), split_draw("linear_weston")
+    (('xor', 2), ('linear_weston', 0))
+    """
+    m = _DRAW.match(name)
+    return (m["base"], int(m["k"])) if m else (name, 0)
+
+
 def make_dataset(name, *, random_state=None, n_samples=None, n_features=None):
     """Generate the registered synthetic data set ``name``.
 
     Parameters
     ----------
     name : str
-        A key of :data:`DATASETS`.
+        A key of :data:`DATASETS`, or ``<key>_draw<k>`` (:func:`draw_name`): the same recipe, named as
+        draw ``k``. Which data a draw gives is set by ``random_state`` alone (the workflow derives one seed
+        per name).
     random_state : int, numpy.random.Generator or None
         Seed or generator; the same seed gives the same data, bit for bit.
     n_samples, n_features : int, default=None
@@ -122,7 +153,7 @@ def make_dataset(name, *, random_state=None, n_samples=None, n_features=None):
     ((300, 200), [0, 1], 'binary')
     """
     try:
-        spec = DATASETS[name]
+        spec = DATASETS[split_draw(name)[0]]
     except KeyError:
         raise ValueError(f"unknown dataset {name!r}; known: {sorted(DATASETS)}") from None
     n = spec.n_samples if n_samples is None else int(n_samples)

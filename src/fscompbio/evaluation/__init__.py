@@ -34,7 +34,16 @@ from ._metrics import (
     selection_matrix,
     simulate_selections,
 )
-from ._protocol import MODEL_SELECTIONS, METRICS, TIMING_KEYS, aggregate_folds, outer_splits, run_outer_fold, split_timing
+from ._protocol import (
+    ABSOLUTE_GAMMAS,
+    METRICS,
+    MODEL_SELECTIONS,
+    TIMING_KEYS,
+    aggregate_folds,
+    outer_splits,
+    run_outer_fold,
+    split_timing,
+)
 from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_table, ovr_l1_logistic_fold
 from ._recovery import recovery_fraction, recovery_table, recovery_trial, recovery_trials
 from ._reshuffle import reshuffle_table, reshuffled_nested_cv
@@ -52,6 +61,7 @@ __all__ = [
     "aggregate_folds",
     "METRICS",
     "MODEL_SELECTIONS",
+    "ABSOLUTE_GAMMAS",
     "TIMING_KEYS",
     "METHODS",
     "MethodSpec",

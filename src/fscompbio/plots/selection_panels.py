@@ -31,6 +31,7 @@ PANELS = (
 SETTINGS = (
     ("cv", "nested CV", PALETTE[0]),
     ("kta", "KTA", PALETTE[1]),
+    ("kta_abs", "KTA, absolute width grid", PALETTE[3]),
     ("own", "own model (randSel's selected set)", PALETTE[2]),
 )
 
@@ -57,7 +58,7 @@ def _column(sub, col, methods):
     return np.array([sub[col].get(m, np.nan) for m in methods], dtype=float)
 
 
-def plot_method_panels(summary, *, title="", methods=None, labels=None, footer=""):
+def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="", chance=0.5):
     """Panels of bars per method, one bar per model selection, with min-max bars over the folds.
 
     Parameters
@@ -75,6 +76,9 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         Method name -> label on the axis.
     footer : str
         A line under the figure (the config and the sizes used).
+    chance : float, default=0.5
+        The accuracy of always predicting the majority class (the dotted line):
+        one half on a balanced set, the largest class's share otherwise.
 
     Returns
     -------
@@ -137,7 +141,9 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         if q in ("accuracy", "precision", "recall"):
             ax.set_ylim(0, 1.05)
         if q == "accuracy":
-            ax.axhline(0.5, color="grey", lw=0.6, ls=":")
+            if not 0.0 < chance <= 1.0:
+                raise ValueError(f"chance must be in (0, 1]; got {chance!r}")
+            ax.axhline(chance, color="grey", lw=0.6, ls=":")
         if q == "n_selected":
             top = np.nanmax(np.concatenate(tops)) if tops else np.nan
             if np.isfinite(top) and top > 60:
