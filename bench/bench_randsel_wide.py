@@ -1,0 +1,182 @@
+"""randSel at micro-array width: accuracy and fit time against MultiSURF and f_classif; growth with features.
+
+(a) 5-fold stratified CV (shuffled, seed 0) on the real micro-arrays at full width (prostate_ge, allaml,
+    colon from ``../shared/data/expression/``) and a synthetic 200 x 10,000 set with a planted XOR pair and
+    ten planted mean shifts (columns permuted). Each selector ranks the features of the training part; a
+    standardised Gaussian SVM (C = 1, gamma = "scale") is trained on the top 50 and scored on the test
+    part. Methods: the SVM on all features, skrebate's MultiSURF, ``f_classif`` and ``RandSel()`` with its
+    defaults (optionally also the thesis' old micro-array settings). Prints mean accuracy and mean fit
+    time per fold, and randSel's ratios against MultiSURF and f_classif from the same run.
+(b) ``RandSel()`` fit time and peak traced memory (tracemalloc) on 200 x n synthetic sets, n = 1,000,
+    10,000, 50,000, with the growth exponent between successive sizes.
+
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b]``
+(MultiSURF needs the ``bench`` extra: ``pip install -e '.[bench]'``). Prints a plain-text report; nothing
+is written.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import argparse
+import platform
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import scipy
+import sklearn
+from sklearn.feature_selection import f_classif
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
+
+import fscompbio
+from fscompbio.datasets import load_csv_dataset
+from fscompbio.selection import RandSel
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
+REAL = ["prostate_ge", "allaml", "colon"]
+TOP = 50
+
+
+def planted_wide(n_samples=200, n_features=10_000, random_state=0):
+    """Binary set with a planted interaction and planted marginal effects, columns permuted.
+
+    Features are N(0, 1). The class is the sign of ``x_a x_b`` (an XOR pair, no marginal effect) for 85%
+    of the samples and flipped for the rest; ten further features are shifted by ``+-delta y`` with
+    ``delta`` from 0.25 to 0.5 (a mean difference of 0.5 to 1 standard deviation). Returns ``X, y`` and the
+    permuted indices of the pair and of the shifted features.
+    """
+    rng = np.random.default_rng(random_state)
+    y = np.where(rng.random(n_samples) < 0.5, -1, 1)
+    X = rng.normal(size=(n_samples, n_features))
+    z = np.where(rng.random(n_samples) < 0.85, y, -y)  # the XOR's own label, 15% disagree with y
+    X[:, 1] = np.abs(X[:, 1]) * np.sign(X[:, 0]) * z
+    X[:, 2:12] += np.linspace(0.25, 0.5, 10)[None, :] * y[:, None]
+    perm = rng.permutation(n_features)
+    inv = np.argsort(perm)
+    return X[:, perm], y, inv[:2], inv[2:12]
+
+
+def _svm():
+    return make_pipeline(StandardScaler(), SVC(C=1.0, gamma="scale"))
+
+
+def _rank_multisurf(X, y):
+    from skrebate import MultiSURF
+
+    return np.argsort(-MultiSURF(n_jobs=1).fit(X, y).feature_importances_, kind="stable")
+
+
+def _rank_f(X, y):
+    with warnings.catch_warnings():  # constant columns of a training part: f is nan, ranked last
+        warnings.simplefilter("ignore")
+        return np.argsort(-np.nan_to_num(f_classif(X, y)[0], nan=-np.inf), kind="stable")
+
+
+def _rank_randsel(params):
+    def rank(X, y):
+        sel = RandSel(random_state=0, **params).fit(X, y)
+        return np.argsort(sel.ranking_, kind="stable")
+
+    return rank
+
+
+def cv_table(name, X, y, methods):
+    """Mean test accuracy and mean fit time per fold of each method (None: the SVM on all features)."""
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    out = {}
+    for label, rank in methods.items():
+        accs, times = [], []
+        for tr, te in folds:
+            if rank is None:
+                cols, dt = slice(None), 0.0
+            else:
+                t0 = time.process_time()
+                order = rank(X[tr], y[tr])
+                dt = time.process_time() - t0
+                cols = order[:TOP]
+            accs.append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
+            times.append(dt)
+        out[label] = (float(np.mean(accs)), float(np.mean(times)))
+        print(f"  {name:14s} {label:22s} accuracy {out[label][0]:.3f}  fit {out[label][1]:7.2f} s/fold", flush=True)
+    return out
+
+
+def bench_a(args):
+    methods = {"SVM all features": None, "MultiSURF": _rank_multisurf, "f_classif": _rank_f,
+               "RandSel()": _rank_randsel({})}
+    if args.old:
+        methods["RandSel(thesis old)"] = _rank_randsel(dict(n_subsets=10000, subsample=0.333, screen_above=None))
+    sets = {}
+    for name in REAL[:1] if args.quick else REAL:
+        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
+        if path is None:
+            print(f"(a) {name} not found in {[str(d) for d in DATA]}: skipped")
+            continue
+        ds = load_csv_dataset(path)
+        sets[name] = (ds.X, ds.y)
+    X, y, _, _ = planted_wide(n_features=2000 if args.quick else 10_000)
+    sets[f"planted {X.shape[0]}x{X.shape[1]}"] = (X, y)
+    rows = []
+    for name, (X, y) in sets.items():
+        print(f"(a) {name}: {X.shape[0]} x {X.shape[1]}", flush=True)
+        rows.append((name, X.shape, cv_table(name, X, y, methods)))
+    labels = list(methods)
+    print("\n(a) summary: mean accuracy over 5 folds (top 50, Gaussian SVM) / fit CPU s per fold; "
+          "randSel ratios from the same run")
+    print("| data set | " + " | ".join(labels) + " | randSel - MultiSURF acc | randSel - f_classif acc "
+          "| randSel / MultiSURF time |")
+    print("| --- " * (len(labels) + 4) + "|")
+    for name, shape, res in rows:
+        cells = [f"{res[k][0]:.3f}" + ("" if methods[k] is None else f" / {res[k][1]:.2f} s") for k in labels]
+        r, m, f = res["RandSel()"], res["MultiSURF"], res["f_classif"]
+        print(f"| {name} {shape[0]}x{shape[1]} | " + " | ".join(cells)
+              + f" | {r[0] - m[0]:+.3f} | {r[0] - f[0]:+.3f} | {r[1] / m[1]:.3f} |")
+
+
+def bench_b(args):
+    sizes = [1000, 5000] if args.quick else [1000, 10_000, 50_000]
+    print("\n(b) RandSel() on 200 x n planted sets: fit CPU time and peak traced memory")
+    print("| features | fit s | peak MiB | data MiB | time growth exponent | memory growth exponent |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    prev = None
+    for n in sizes:
+        X, y, _, _ = planted_wide(n_features=n, random_state=1)
+        tracemalloc.start()
+        t0 = time.process_time()
+        RandSel(random_state=0).fit(X, y)
+        dt = time.process_time() - t0
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        grow = ("", "") if prev is None else tuple(
+            f"{np.log(a / b) / np.log(n / prev[0]):.2f}" for a, b in ((dt, prev[1]), (peak, prev[2])))
+        print(f"| {n:,} | {dt:.2f} | {peak:.0f} | {X.nbytes / 2**20:.0f} | {grow[0]} | {grow[1]} |", flush=True)
+        prev = (n, dt, peak)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    ap.add_argument("--only", choices=["a", "b"], default=None)
+    ap.add_argument("--old", action="store_true", help="also the thesis' old micro-array settings in (a)")
+    ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
+    args = ap.parse_args()
+    print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
+          f"scikit-learn {sklearn.__version__}, Python {platform.python_version()}, {platform.machine()}; "
+          f"{args.threads} BLAS thread(s); times are process CPU seconds", flush=True)
+    with threadpool_limits(args.threads):
+        if args.only in (None, "a"):
+            bench_a(args)
+        if args.only in (None, "b"):
+            bench_b(args)
+
+
+if __name__ == "__main__":
+    main()
