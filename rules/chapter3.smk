@@ -88,8 +88,7 @@ for _dataset in CH3["datasets"]:
         name:
             f"ch3_{_fig}"
         input:
-            summary=f"results/chapter3/summary/{_dataset}.csv",
-            dataset=f"results/datasets/{_dataset}.npz",
+            f"results/chapter3/summary/{_dataset}.csv",
         output:
             report(figure(_fig), caption=panel_caption("chapter3", _dataset), category="Chapter 3"),
         log:

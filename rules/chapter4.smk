@@ -88,8 +88,7 @@ for _dataset in CH4["datasets"]:
         name:
             f"ch4_{_fig}"
         input:
-            summary=f"results/chapter4/summary/{_dataset}.csv",
-            dataset=f"results/datasets/{_dataset}.npz",
+            f"results/chapter4/summary/{_dataset}.csv",
         output:
             report(figure(_fig), caption=panel_caption("chapter4", _dataset), category="Chapter 4"),
         log:

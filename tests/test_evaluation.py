@@ -249,3 +249,21 @@ def test_absolute_width_grid_gives_the_thesis_sparsity_on_linear_weston(seed):
     direct = KTASelect(gammas=ABSOLUTE_GAMMAS).select(X[tr], ds.y[tr], fitted.ranking_)
     assert out["kta_abs"]["selected"] == sorted(direct.features.tolist())
     assert out["kta_abs"]["gamma"] == pytest.approx(direct.gamma)
+
+
+def test_each_fold_records_its_chance_level():
+    """majority_accuracy: the accuracy of always predicting the training part's majority class on the test
+    part (the dotted line of the method panels), the same for every model selection of a fold."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(90, 6))
+    y = np.where(np.arange(90) < 60, 1, -1)  # 2:1
+    folds = []
+    for tr, te in outer_splits(y, 3, random_state=0):
+        out = run_outer_fold(X, y, tr, te, make_selector("correlation"), model_selection=["kta", "kta_abs"],
+                             kta=KTASelect(n_widths=2))
+        expected = np.mean(y[te] == 1)  # +1 is the training majority of every stratified fold
+        assert out["kta"]["majority_accuracy"] == out["kta_abs"]["majority_accuracy"] == pytest.approx(expected)
+        folds.append(out["kta"])
+    assert aggregate_folds(folds, 6)["majority_accuracy_mean"] == pytest.approx(2 / 3)
+    legacy = [{k: v for k, v in f.items() if k != "majority_accuracy"} for f in folds]
+    assert aggregate_folds(legacy, 6)["majority_accuracy_mean"] is None

@@ -129,11 +129,15 @@ def test_the_dotted_line_is_the_majority_class_rate(chance):
              "n_selected_mean": 3.0, "n_selected_min": 2.0, "n_selected_max": 4.0, "mean_variance": 0.1,
              "log_likelihood": -3.0, "union_is_all": False}
             for m in ("a", "b") for ms in ("cv", "kta", "kta_abs")]
-    fig = plot_method_panels(pd.DataFrame(rows), chance=chance)
-    accuracy = fig.axes[0]
-    dotted = [line for line in accuracy.get_lines() if line.get_linestyle() == ":"]
-    assert len(dotted) == 1 and dotted[0].get_ydata()[0] == pytest.approx(chance)
-    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["nested CV", "KTA", "KTA, absolute width grid"]
+    for given, frame in ((chance, pd.DataFrame(rows)), (None, pd.DataFrame(rows).assign(majority_accuracy_mean=chance))):
+        fig = plot_method_panels(frame, chance=given)
+        accuracy = fig.axes[0]
+        dotted = [line for line in accuracy.get_lines() if line.get_linestyle() == ":"]
+        assert len(dotted) == 1 and dotted[0].get_ydata()[0] == pytest.approx(chance)
+        assert [t.get_text() for t in fig.legends[0].get_texts()] == ["nested CV", "KTA", "KTA, absolute width grid"]
+        plt.close(fig)
+    fig = plot_method_panels(pd.DataFrame(rows))  # an older summary without the column: no line
+    assert not [line for line in fig.axes[0].get_lines() if line.get_linestyle() == ":"]
     plt.close(fig)
     with pytest.raises(ValueError, match="chance must be in"):
         plot_method_panels(pd.DataFrame(rows), chance=1.5)

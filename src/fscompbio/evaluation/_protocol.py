@@ -93,7 +93,8 @@ def run_outer_fold(
     Returns
     -------
     dict, or dict of model selection -> dict for a sequence
-        ``accuracy``, ``selected`` (sorted indices), ``n_selected``,
+        ``accuracy``, ``majority_accuracy`` (of always predicting the training
+        majority class: the fold's chance level), ``selected`` (sorted indices), ``n_selected``,
         ``precision``, ``recall`` (None without ``relevant``), ``gamma``,
         ``sigma``, ``score`` (alignment or inner-CV accuracy),
         ``seconds_selection`` (selector fit on the training part),
@@ -119,6 +120,11 @@ def run_outer_fold(
     fitted = clone(selector).fit(Xtr, ytr)
     t_sel = time.perf_counter() - t0
 
+    labels, counts = np.unique(ytr, return_counts=True)
+    majority = labels[np.argmax(counts)]
+    # the chance baseline of this fold: always predicting the training majority class
+    majority_accuracy = accuracy(y[test], np.full(test.size, majority))
+
     out = {}
     for ms in settings:
         if ms == "kta":
@@ -138,8 +144,7 @@ def run_outer_fold(
             svm = SVC(C=C, kernel="rbf", gamma=res.gamma).fit(Xtr[:, feats], ytr)
             pred = svm.predict(X[test][:, feats])
         else:  # the empty model (an own model that selected nothing): the training majority class
-            labels, counts = np.unique(ytr, return_counts=True)
-            pred = np.full(test.size, labels[np.argmax(counts)])
+            pred = np.full(test.size, majority)
         acc = accuracy(y[test], pred)
         t_fit = time.perf_counter() - t0
 
@@ -149,6 +154,7 @@ def run_outer_fold(
         out[ms] = {
             "model_selection": ms,
             "accuracy": acc,
+            "majority_accuracy": majority_accuracy,
             "selected": feats.tolist(),
             "n_selected": int(feats.size),
             "precision": precision,
@@ -205,7 +211,9 @@ def aggregate_folds(folds, n_features):
     dict
         ``<q>_mean``, ``<q>_sd`` (sample sd over folds), ``<q>_min`` and
         ``<q>_max`` for accuracy, n_selected, precision and recall (None
-        without ground truth); ``mean_variance`` and ``log_likelihood``
+        without ground truth); ``majority_accuracy_mean`` (the chance level:
+        always predicting the training majority class; None when the folds
+        do not record it); ``mean_variance`` and ``log_likelihood``
         (eq. 2.8) of the selection indicators over the folds;
         ``union_is_all`` (True when the folds together select every feature:
         eq. 2.8 is then exactly 0, which is no sign of consistency);
@@ -217,6 +225,7 @@ def aggregate_folds(folds, n_features):
     out = {"n_folds": len(folds)}
     for q in ("accuracy", "n_selected", "precision", "recall"):
         out[f"{q}_mean"], out[f"{q}_sd"], out[f"{q}_min"], out[f"{q}_max"] = _stats([f.get(q) for f in folds])
+    out["majority_accuracy_mean"] = _stats([f.get("majority_accuracy") for f in folds])[0]
     W = selection_matrix([f["selected"] for f in folds], n_features)
     out["mean_variance"] = mean_variance(W)
     out["log_likelihood"] = consistency_log_likelihood(W)

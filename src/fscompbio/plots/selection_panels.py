@@ -58,7 +58,7 @@ def _column(sub, col, methods):
     return np.array([sub[col].get(m, np.nan) for m in methods], dtype=float)
 
 
-def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="", chance=0.5):
+def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="", chance=None):
     """Panels of bars per method, one bar per model selection, with min-max bars over the folds.
 
     Parameters
@@ -76,9 +76,12 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         Method name -> label on the axis.
     footer : str
         A line under the figure (the config and the sizes used).
-    chance : float, default=0.5
+    chance : float or None, default=None
         The accuracy of always predicting the majority class (the dotted line):
-        one half on a balanced set, the largest class's share otherwise.
+        about one half on a balanced set, the largest class's share otherwise.
+        None reads it from the summary's ``majority_accuracy_mean`` (the mean
+        over the outer folds of the training majority class's accuracy on the
+        test part), or draws no line when the summary lacks it.
 
     Returns
     -------
@@ -100,6 +103,10 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
     truth = any(c in df and df[c].notna().any() for c in ("precision_mean", "recall_mean"))
     panels = [p for p in PANELS if truth or p[0] not in ("precision", "recall")]
     settings = [s for s in SETTINGS if s[0] in set(df["model_selection"])]
+    if chance is None and "majority_accuracy_mean" in df and df["majority_accuracy_mean"].notna().any():
+        chance = float(df["majority_accuracy_mean"].dropna().iloc[0])  # the same outer folds for every row
+    if chance is not None and not 0.0 <= chance <= 1.0:
+        raise ValueError(f"chance must be in [0, 1]; got {chance!r}")
     ncol = 3 if truth else 2
     fig, axes = plt.subplots(2, ncol, figsize=(3.8 * ncol, 6.4))
     x = np.arange(len(methods))
@@ -140,9 +147,7 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         ax.set_title(panel_title)
         if q in ("accuracy", "precision", "recall"):
             ax.set_ylim(0, 1.05)
-        if q == "accuracy":
-            if not 0.0 < chance <= 1.0:
-                raise ValueError(f"chance must be in (0, 1]; got {chance!r}")
+        if q == "accuracy" and chance is not None:
             ax.axhline(chance, color="grey", lw=0.6, ls=":")
         if q == "n_selected":
             top = np.nanmax(np.concatenate(tops)) if tops else np.nan
