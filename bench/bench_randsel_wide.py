@@ -123,7 +123,7 @@ def bench_a(args):
         ds = load_csv_dataset(path)
         sets[name] = (ds.X, ds.y)
     X, y, _, _ = planted_wide(n_features=2000 if args.quick else 10_000)
-    sets[f"planted {X.shape[0]}x{X.shape[1]}"] = (X, y)
+    sets["planted"] = (X, y)
     rows = []
     for name, (X, y) in sets.items():
         print(f"(a) {name}: {X.shape[0]} x {X.shape[1]}", flush=True)

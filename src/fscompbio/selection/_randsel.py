@@ -390,8 +390,14 @@ def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
     ``n_pairs`` random pairs of its subsample: the width scale of an iteration."""
     P = layout.n_pairs
     idx = np.sort(rng.choice(P, size=min(P, n_pairs), replace=False))
-    T = (Xr[layout.ia[idx]] - Xr[layout.ib[idx]]) ** 2
-    return median_sq_distance((T @ Mm[:, :n_sets]).ravel())
+    M = Mm[:, :n_sets]
+    # in chunks of pairs within TENSOR_CHUNK_BUDGET (whole on up to ~2,000 features: the exact iterations)
+    step = max(1, int(TENSOR_CHUNK_BUDGET // (8 * max(Xr.shape[1], 1))))
+    d2 = np.concatenate([
+        ((Xr[layout.ia[idx[i : i + step]]] - Xr[layout.ib[idx[i : i + step]]]) ** 2) @ M
+        for i in range(0, idx.size, step)
+    ])
+    return median_sq_distance(d2.ravel())
 
 
 # --- the screen: first-order contributions of every feature at once -------------------------------
@@ -632,7 +638,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         partitions and subsamples), each test at level ``alpha / n_tests``
         with ``n_tests`` the number of (feature, iteration) tests of the run
         (Bonferroni), taken at the iteration where this set is largest (ties:
-        the later). Empty when nothing is significant. See Notes.
+        the later). Empty when nothing is significant. After a screen only
+        the exact iterations, on the screen's survivors, are tested. See Notes.
     selected_iteration_ : int or None
         The iteration (0-based) of ``selected_``.
     pvalues_ : ndarray of shape (n_features_in_,)
