@@ -1,8 +1,10 @@
 # Chapter 5: cleavage-site prediction. One job per approach x training protocol x CV scheme x fold (table P1,
 # figure 5.3), a learning curve per representation x fold (figure 5.5), figure 5.4 (feature-label correlation,
 # all windows vs support vectors), the two diagrams (figure 5.1 the architecture, figure 5.2 the
-# representation), and the best approach trained on all sequences as a model file
-# for `fscompbio predict-cleavage`. Inputs come from rules/peptides.smk and rules/representation.smk.
+# representation), and the approach of best homology-aware CV accuracy trained on every shipped sequence
+# (whatever chapter5.data.n_sequences says) as a model file for `fscompbio predict-cleavage`. Inputs come
+# from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
+# fitted on that fold's training windows only (ch5_sparse_filtering_fold).
 
 from fscompbio.cleavage import APPROACH_REPRESENTATION, TABLE_ROWS
 
@@ -27,6 +29,7 @@ CH5_LC_CONFIG_LABEL = CH5_LABEL_FORMAT.format(
 
 wildcard_constraints:
     approach="|".join(CH5_TABLE_ROWS),
+    sf_split="random|homology|learning_curve",
     protocol="|".join(CH5_PRED["protocols"]),
     cv="random|homology",
     representation="scales|onehot|sf",
@@ -64,10 +67,54 @@ CH5_APPROACH_PARAMS = {
 }
 
 
+# the folds of each split (one per CV scheme, shared by every approach and protocol; figure 5.5 has its own)
+CH5_SPLITS = {
+    "random": (CH5_PRED["n_folds"], derive_seed(config["seed"], "chapter5", "folds", "random")),
+    "homology": (CH5_PRED["n_folds"], derive_seed(config["seed"], "chapter5", "folds", "homology")),
+    "learning_curve": (CH5_LC["n_folds"], derive_seed(config["seed"], "chapter5", "learning_curve_folds")),
+}
+
+
+def ch5_fold_sparse_filter(split, fold):
+    """The sparse filter fitted on the training windows of one fold of a split."""
+    return f"results/representation/folds/{split}/fold{fold}.pkl"
+
+
+# sparse filtering inside each fold: fitted (no labels) on the training windows of the fold only, so that
+# no test window shapes the features the approaches are trained and scored on
+rule ch5_sparse_filtering_fold:
+    input:
+        encoded="results/peptides/encoded.npz",
+        homology=lambda wc: ("results/peptides/homology.npz" if wc.sf_split == "homology" else []),
+    output:
+        model="results/representation/folds/{sf_split}/fold{fold}.pkl",
+        json="results/representation/folds/{sf_split}/fold{fold}.json",
+        timing="results/representation/folds/{sf_split}/fold{fold}.timing.json",
+    log:
+        "logs/representation/folds/{sf_split}/fold{fold}.log",
+    conda:
+        "../envs/study.yaml"
+    threads: 2
+    resources:
+        mem_mb=mem_of("ch5_sparse_filtering"),
+        runtime=runtime_of("ch5_sparse_filtering"),
+    params:
+        n_features=config["chapter5"]["representation"]["n_features"],
+        max_iter=config["chapter5"]["representation"]["max_iter"],
+        dtype=config["chapter5"]["representation"]["dtype"],
+        batch_size=config["chapter5"]["representation"]["batch_size"],
+        fit_max_samples=config["chapter5"]["representation"]["fit_max_samples"],
+        n_folds=lambda wc: CH5_SPLITS[wc.sf_split][0],
+        folds_seed=lambda wc: CH5_SPLITS[wc.sf_split][1],
+        seed=lambda wc: derive_seed(config["seed"], "chapter5", "sparse_filtering", wc.sf_split, wc.fold),
+    script:
+        "../scripts/learn_fold_sparse_filtering.py"
+
+
 rule ch5_predict:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: ("results/representation/sparse_filtering.npz" if wc.approach in CH5_SF_APPROACHES else []),
+        sf=lambda wc: (ch5_fold_sparse_filter(wc.cv, wc.fold) if wc.approach in CH5_SF_APPROACHES else []),
         homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
     output:
         npz="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.npz",
@@ -88,18 +135,29 @@ rule ch5_predict:
         protocol=lambda wc: CH5_PRED["protocols"][wc.protocol],
         n_folds=CH5_PRED["n_folds"],
         # one fold split per CV scheme, shared by every approach and protocol
-        folds_seed=lambda wc: derive_seed(config["seed"], "chapter5", "folds", wc.cv),
+        folds_seed=lambda wc: CH5_SPLITS[wc.cv][1],
         # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
         seed=lambda wc: derive_seed(config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold),
     script:
         "../scripts/evaluate_cleavage_fold.py"
 
 
+# the in-fold sparse filters table P1 used (their sizes are printed under it)
+CH5_SF_FOLD_JSONS = sorted(
+    {
+        ch5_fold_sparse_filter(cv, fold).replace(".pkl", ".json")
+        for cv, protocol, approach in CH5_CELLS
+        if approach in CH5_SF_APPROACHES
+        for fold in range(CH5_PRED["n_folds"])
+    }
+)
+
+
 rule ch5_table_P1:
     input:
         folds=CH5_FOLD_JSONS,
         timings=CH5_FOLD_TIMINGS,
-        sf="results/representation/sparse_filtering.json",
+        sf=CH5_SF_FOLD_JSONS,
         homology="results/peptides/homology.json",
     output:
         csv=report("figures/table_P1.csv", caption=caption("table_P1"), category="Chapter 5"),
@@ -144,7 +202,7 @@ rule ch5_fig5_3:
 rule ch5_learning_curve:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: ("results/representation/sparse_filtering.npz" if wc.representation == "sf" else []),
+        sf=lambda wc: (ch5_fold_sparse_filter("learning_curve", wc.fold) if wc.representation == "sf" else []),
     output:
         json="results/chapter5/learning_curve/{representation}/fold{fold}.json",
         timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
@@ -162,7 +220,7 @@ rule ch5_learning_curve:
         negatives_per_positive=CH5_LC["negatives_per_positive"],
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
-        folds_seed=derive_seed(config["seed"], "chapter5", "learning_curve_folds"),
+        folds_seed=CH5_SPLITS["learning_curve"][1],
         seed=lambda wc: derive_seed(config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold),
     script:
         "../scripts/evaluate_learning_curve_fold.py"
@@ -256,14 +314,90 @@ rule ch5_fig5_2:
         "../scripts/plot_cleavage_diagrams.py"
 
 
+# the saved model is trained on every shipped sequence: the evaluation's own windows when it uses them all,
+# else the windows and encodings of all sequences (same geometry, same scripts as rules/peptides.smk)
+CH5_ALL_SEQUENCES = config["chapter5"]["data"]["n_sequences"] is None
+CH5_MODEL_DATA = "results/peptides" if CH5_ALL_SEQUENCES else "results/chapter5/model/data"
+
+
+def ch5_all_windows():
+    """Candidate windows of every shipped sequence (the model's training data)."""
+    data = config["chapter5"]["data"]
+    with open(repo_path(data["fasta"])) as handle:
+        n_seq = sum(1 for line in handle if line.startswith(">"))
+    return n_seq * (data["prefix"] - data["before"] - data["after"])
+
+
+# the model's costs: windows and encodings as rules/resources.smk models them, at every sequence's windows; the
+# fit at least what it measured on every sequence (2026-11-24: original_combined, all positives + 5x negatives,
+# 17,094 windows: peak 1,925 MB, 43-65 s on the shared 2-core machine), or the config's model of it if larger
+CH5_ALL_SCALE = ch5_all_windows() / CH5_THESIS_WINDOWS
+CH5_ALL_DATA_MB = ch5_all_windows() * 648 * 4 / 2**20  # the encoded windows of every sequence (float32)
+CH5_MODEL_COSTS = {
+    "ch5_model_windows": lambda wc: (60 * CH5_ALL_SCALE, CH5_BASE_MB + 2 * CH5_ALL_DATA_MB),
+    "ch5_model_encode": lambda wc: (60 * CH5_ALL_SCALE, CH5_BASE_MB + 3 * CH5_ALL_DATA_MB),
+    "ch5_model": lambda wc: tuple(max(a, b) for a, b in zip(COSTS["ch5_model"](wc), (120, 1925))),
+}
+
+
+def ch5_model_mem(rule_name):
+    return lambda wc, attempt: memory_mb(CH5_MODEL_COSTS[rule_name](wc)[1], attempt)
+
+
+def ch5_model_runtime(rule_name):
+    return lambda wc, attempt: runtime_minutes(CH5_MODEL_COSTS[rule_name](wc)[0], attempt)
+
+
+rule ch5_model_windows:
+    input:
+        fasta=repo_path(config["chapter5"]["data"]["fasta"]),
+        tsv=repo_path(config["chapter5"]["data"]["tsv"]),
+    output:
+        csv="results/chapter5/model/data/windows.csv",
+        json="results/chapter5/model/data/windows.json",
+    log:
+        "logs/chapter5/model_windows.log",
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=ch5_model_mem("ch5_model_windows"),
+        runtime=ch5_model_runtime("ch5_model_windows"),
+    params:
+        nonstandard=config["chapter5"]["data"]["nonstandard"],
+        n_sequences=None,  # every sequence
+        prefix=config["chapter5"]["data"]["prefix"],
+        before=config["chapter5"]["data"]["before"],
+        after=config["chapter5"]["data"]["after"],
+        seed=derive_seed(config["seed"], "chapter5", "sequences"),
+    script:
+        "../scripts/cut_cleavage_windows.py"
+
+
+rule ch5_model_encode:
+    input:
+        windows="results/chapter5/model/data/windows.csv",
+        json="results/chapter5/model/data/windows.json",
+        scales=repo_path(config["chapter5"]["data"]["scales"]),
+    output:
+        "results/chapter5/model/data/encoded.npz",
+    log:
+        "logs/chapter5/model_encode.log",
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=ch5_model_mem("ch5_model_encode"),
+        runtime=ch5_model_runtime("ch5_model_encode"),
+    script:
+        "../scripts/encode_windows.py"
+
+
 rule ch5_model:
     input:
         table="figures/table_P1.csv",
-        encoded="results/peptides/encoded.npz",
-        windows="results/peptides/windows.csv",
+        encoded=f"{CH5_MODEL_DATA}/encoded.npz",
         scales=repo_path(config["chapter5"]["data"]["scales"]),
-        sf="results/representation/sparse_filtering.npz",
-        sf_model="results/representation/sparse_filtering.pkl",
     output:
         model="results/chapter5/model/cleavage_model.pkl",
         json="results/chapter5/model/cleavage_model.json",
@@ -274,12 +408,14 @@ rule ch5_model:
         "../envs/study.yaml"
     threads: 1
     resources:
-        mem_mb=mem_of("ch5_model"),
-        runtime=runtime_of("ch5_model"),
+        mem_mb=ch5_model_mem("ch5_model"),
+        runtime=ch5_model_runtime("ch5_model"),
     params:
         approach_params=CH5_APPROACH_PARAMS,
         protocols=CH5_PRED["protocols"],
         model=CH5_PRED["model"],
+        representation=config["chapter5"]["representation"],
+        config_label=CH5_CONFIG_LABEL,
         seed=derive_seed(config["seed"], "chapter5", "model"),
     script:
         "../scripts/train_cleavage_model.py"
@@ -295,5 +431,6 @@ FINAL_OUTPUTS.extend(
         figure("fig5_4"),
         figure("fig5_5"),
         "results/chapter5/model/cleavage_model.pkl",
+        "results/chapter5/model/cleavage_model.json",
     ]
 )

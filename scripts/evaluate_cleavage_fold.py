@@ -1,6 +1,7 @@
 """Chapter 5: fit one approach of table P1 on the training sequences of one fold, score the test windows."""
 
 import logging
+import pickle
 import sys
 import time
 
@@ -26,10 +27,13 @@ fold = int(snakemake.wildcards.fold)
 enc = np.load(snakemake.input.encoded)
 y, groups = enc["y"], enc["groups"]
 kind = APPROACH_REPRESENTATION[p.approach]
-sf = np.load(snakemake.input.sf)["X"] if kind == "sf" else None
+sf = None
+if kind == "sf":  # the sparse filter of this fold, fitted on its training windows only
+    with open(snakemake.input.sf, "rb") as fh, threadpool_limits(limits=snakemake.threads, user_api="blas"):
+        sf = pickle.load(fh).transform(enc["X"]).astype(np.float32)
 X = encoded_matrix(kind, enc, sf)
 split = groups
-if p.cv == "homology":
+if p.cv == "homology":  # folds and every inner split (tuning, held-out sequences, selected sizes) by cluster
     split = window_clusters(groups, np.load(snakemake.input.homology)["clusters"])
 folds = sequence_folds(split, n_splits=p.n_folds, random_state=p.folds_seed)
 logging.info("%s (%s) on %s: %d windows x %d columns, %d sequences; %s CV, fold %d; protocol %s %s", p.approach,
@@ -37,8 +41,8 @@ logging.info("%s (%s) on %s: %d windows x %d columns, %d sequences; %s CV, fold 
              p.protocol)
 start = time.perf_counter()
 with threadpool_limits(limits=snakemake.threads, user_api="blas"):
-    r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold, random_state=p.seed,
-                 **p.protocol)
+    r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold, split_groups=split,
+                 random_state=p.seed, **p.protocol)
 seconds = time.perf_counter() - start
 info = describe_fitted(r["model"])
 n_test = int(np.unique(groups[r["test_index"]]).size)

@@ -1,6 +1,7 @@
 """Chapter 5, figure 5.5: cleavage accuracy against the number of training windows, one representation, one fold."""
 
 import logging
+import pickle
 import sys
 
 sys.stderr = open(snakemake.log[0], "w")
@@ -17,7 +18,10 @@ p = snakemake.params
 fold = int(snakemake.wildcards.fold)
 rep = snakemake.wildcards.representation
 enc = np.load(snakemake.input.encoded)
-sf = np.load(snakemake.input.sf)["X"] if rep == "sf" else None
+sf = None
+if rep == "sf":  # the sparse filter of this fold, fitted on its training windows only
+    with open(snakemake.input.sf, "rb") as fh, threadpool_limits(limits=snakemake.threads, user_api="blas"):
+        sf = pickle.load(fh).transform(enc["X"]).astype(np.float32)
 X = encoded_matrix(rep, enc, sf)
 y, groups = enc["y"], enc["groups"]
 folds = sequence_folds(groups, n_splits=p.n_folds, random_state=p.folds_seed)

@@ -1,8 +1,7 @@
-"""Chapter 5: train the best approach of table P1 (random CV) on every sequence and save it as a model file."""
+"""Chapter 5: train the approach of best homology-aware CV accuracy (table P1) on every shipped sequence and save
+it as a model file, with both CV figures in its metadata."""
 
-import inspect
 import logging
-import pickle
 import sys
 import time
 
@@ -16,55 +15,46 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 from fscompbio.cleavage import (  # noqa: E402
     APPROACH_REPRESENTATION,
     CleavageSiteModel,
+    choose_model,
     describe_fitted,
     encoded_matrix,
+    fit_approach,
     make_approach,
     training_windows,
 )
 from fscompbio.io import write_json  # noqa: E402
+from fscompbio.representation import SparseFiltering  # noqa: E402
 from fscompbio.sequences import load_aa_scales  # noqa: E402
 
 p = snakemake.params
-table = pd.read_csv(snakemake.input.table)
-candidates = table[table["cv"] == "random"]
-if p.model["approach"] != "best":
-    candidates = candidates[candidates["approach"] == p.model["approach"]]
-if p.model["protocol"] != "best":
-    candidates = candidates[candidates["protocol"] == p.model["protocol"]]
-if candidates.empty:
-    raise ValueError(f"chapter5.prediction.model = {p.model} matches no row of {snakemake.input.table} (random CV)")
-best = candidates.sort_values(["accuracy_mean", "approach"], ascending=[False, True], kind="stable").iloc[0]
-approach, protocol = str(best["approach"]), str(best["protocol"])
-logging.info("model: %s under the %s protocol (random-CV accuracy %.2f +- %.2f %%)", approach, protocol,
-             best["accuracy_mean"], best["accuracy_sd"])
+choice = choose_model(pd.read_csv(snakemake.input.table), **p.model)
+approach, protocol = choice["approach"], choice["protocol"]
+logging.info("model: %s", choice)
 enc = np.load(snakemake.input.encoded)
-kind = APPROACH_REPRESENTATION[approach]
-sf = np.load(snakemake.input.sf)["X"] if kind == "sf" else None
-X = encoded_matrix(kind, enc, sf)
-y, groups = enc["y"], enc["groups"]
-rng = np.random.RandomState(p.seed)
-protocol_kw = dict(p.protocols[protocol])  # the keywords of run_fold; training_windows calls one max_per_class
-if "max_train_per_class" in protocol_kw:
-    protocol_kw["max_per_class"] = protocol_kw.pop("max_train_per_class")
-train = training_windows(y, random_state=rng, **protocol_kw)
-estimator = make_approach(approach, p.approach_params)
-if "random_state" in estimator.get_params(deep=False):
-    estimator.set_params(random_state=int(rng.randint(np.iinfo(np.int32).max)))
+y, groups, kind = enc["y"], enc["groups"], APPROACH_REPRESENTATION[approach]
 start = time.perf_counter()
+sparse_filter = sf = None
 with threadpool_limits(limits=snakemake.threads, user_api="blas"):
-    if "groups" in inspect.signature(estimator.fit).parameters:
-        estimator.fit(X[train], y[train], groups=groups[train])
-    else:
-        estimator.fit(X[train], y[train])
+    if kind == "sf":  # the representation learned on the model's own windows (labels unused)
+        rep = p.representation
+        rows = np.arange(y.size)
+        if rep["fit_max_samples"] is not None and rep["fit_max_samples"] < y.size:
+            rows = np.sort(np.random.default_rng(p.seed).choice(y.size, rep["fit_max_samples"], replace=False))
+        sparse_filter = SparseFiltering(rep["n_features"], max_iter=rep["max_iter"], batch_size=rep["batch_size"],
+                                        dtype=np.dtype(rep["dtype"]).type, random_state=p.seed).fit(enc["X"][rows])
+        sf = sparse_filter.transform(enc["X"]).astype(np.float32)
+    # the training windows of the chosen cell's protocol, drawn from every sequence's windows; only they are encoded
+    rng = np.random.RandomState(p.seed)
+    settings = dict(p.protocols[protocol])
+    train = training_windows(y, max_per_class=settings.get("max_train_per_class"),
+                             negatives_per_positive=settings.get("negatives_per_positive"), random_state=rng)
+    estimator, _ = fit_approach(make_approach(approach, p.approach_params), encoded_matrix(kind, enc, sf, rows=train),
+                                y[train], groups[train], train=np.arange(train.size), random_state=rng)
 seconds = time.perf_counter() - start
-sparse_filter = None
-if kind == "sf":
-    with open(snakemake.input.sf_model, "rb") as fh:
-        sparse_filter = pickle.load(fh)
-meta = {"approach": approach, "protocol": protocol, "protocol_settings": p.protocols[protocol],
-        "random_cv_accuracy_mean": float(best["accuracy_mean"]), "random_cv_accuracy_sd": float(best["accuracy_sd"]),
-        "n_train_windows": int(train.size), "n_train_positives": int(np.sum(y[train] == 1)),
-        "n_sequences": int(np.unique(groups).size), **describe_fitted(estimator)}
+meta = {**choice, "protocol_settings": p.protocols[protocol], "trained_on": "every shipped sequence",
+        "n_sequences": int(np.unique(groups).size), "n_train_windows": int(train.size),
+        "n_train_positives": int(np.sum(y[train] == 1)), "cv_config": p.config_label, "fit_seconds": round(seconds, 1),
+        **describe_fitted(estimator)}
 model = CleavageSiteModel(estimator, representation=kind, scales=load_aa_scales(snakemake.input.scales),
                           sparse_filter=sparse_filter, prefix=int(enc["prefix"]), before=int(enc["before"]),
                           after=int(enc["after"]), metadata=meta)

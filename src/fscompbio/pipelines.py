@@ -11,7 +11,7 @@ negatives, with class weights).
 from __future__ import annotations
 
 import inspect
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
@@ -98,13 +98,19 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         (``support_history_`` when the selector has it, else the top
         ``n, 0.75 n, 0.75^2 n, ...`` features) are compared by the ROC AUC of a
         Gaussian SVM trained on the selection subsample and scored on training
-        windows the selector did not see; the best set is kept.
+        windows the selector did not see; the best set is kept. With ``groups``
+        (sequences, or homology clusters), a ``validation_fraction`` of the
+        groups is held out for this comparison and the selection subsample is
+        drawn from the others, so no validation window shares a group with it.
     select_max_per_class : int or None, default=None
         The selector (and the validation SVMs) see a class-balanced subsample
         with at most this many windows per class; ``None`` = as many of each
         class as the smaller class has.
     validation_max_samples : int, default=4000
         At most this many held-out windows (stratified) score the candidate sets.
+    validation_fraction : float, default=0.25
+        With ``groups`` and ``size="validate"``: the fraction of the groups held
+        out to score the candidate sets.
     min_features : int, default=1
         If the selector keeps fewer features (stability selection can keep
         none), its top ``min_features`` by ``ranking_`` are used instead; also
@@ -130,17 +136,19 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         "size": [StrOptions({"support", "validate"})],
         "select_max_per_class": [Interval(Integral, 1, None, closed="left"), None],
         "validation_max_samples": [Interval(Integral, 2, None, closed="left")],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "min_features": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
     }
 
     def __init__(self, *, selector=None, svm=None, size="support", select_max_per_class=None,
-                 validation_max_samples=4000, min_features=1, random_state=None):
+                 validation_max_samples=4000, validation_fraction=0.25, min_features=1, random_state=None):
         self.selector = selector
         self.svm = svm
         self.size = size
         self.select_max_per_class = select_max_per_class
         self.validation_max_samples = validation_max_samples
+        self.validation_fraction = validation_fraction
         self.min_features = min_features
         self.random_state = random_state
 
@@ -150,7 +158,20 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
             ranking = np.argsort(np.argsort(-np.asarray(self.selector_.scores_), kind="stable"), kind="stable") + 1
         return np.asarray(ranking)
 
-    def _validate(self, X, y, sel_idx, rng):
+    def _held_out_groups(self, y, groups, rng):
+        """Rows of a random ``validation_fraction`` of the groups (None: no groups, or a split without both classes)."""
+        if groups is None or self.size != "validate" or self.selector is None:
+            return None
+        units = np.unique(groups)
+        n_hold = int(round(self.validation_fraction * units.size))
+        if n_hold < 1 or n_hold >= units.size:
+            return None
+        held = np.isin(groups, rng.choice(units, size=n_hold, replace=False))
+        if np.unique(y[held]).size < 2 or np.unique(y[~held]).size < 2:
+            return None
+        return np.flatnonzero(held)
+
+    def _validate(self, X, y, sel_idx, rng, rest=None):
         d = X.shape[1]
         history = getattr(self.selector_, "support_history_", None)
         if history is not None:
@@ -158,7 +179,8 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         else:
             order = np.argsort(self._ranking(), kind="stable")
             candidates = [np.sort(order[:k]) for k in nested_sizes(d, min_features=min(self.min_features, d))]
-        rest = np.setdiff1d(np.arange(y.size), sel_idx)
+        if rest is None:
+            rest = np.setdiff1d(np.arange(y.size), sel_idx)
         if np.unique(y[rest]).size < 2:  # nothing held out: validate on the selection sample (optimistic)
             rest = sel_idx
         if rest.size > self.validation_max_samples:
@@ -184,7 +206,8 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         groups : array-like of shape (n_samples,), default=None
-            Passed to the SVM's ``fit`` when it accepts ``groups`` (grouped inner CV).
+            Passed to the SVM's ``fit`` when it accepts ``groups`` (grouped inner
+            CV); with ``size="validate"``, the candidate sets are scored on held-out groups.
 
         Returns
         -------
@@ -193,7 +216,13 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y)
         self._fit_classes(y)
         rng = check_random_state(self.random_state)
-        sel_idx = balanced_indices(y, self.select_max_per_class, rng)
+        groups = None if groups is None else np.asarray(groups)
+        held = self._held_out_groups(y, groups, rng)
+        if held is None:
+            sel_idx = balanced_indices(y, self.select_max_per_class, rng)
+        else:  # the selection subsample from the groups not held out for validation
+            pool = np.setdiff1d(np.arange(y.size), held)
+            sel_idx = pool[balanced_indices(y[pool], self.select_max_per_class, rng)]
         seed_sel, seed_svm = _seed(rng), _seed(rng)
         self.selection_index_ = sel_idx
         self.validation_ = None
@@ -203,7 +232,7 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         else:
             self.selector_ = _set_seed(clone(self.selector), seed_sel).fit(X[sel_idx], y[sel_idx])
             if self.size == "validate":
-                support = self._validate(X, y, sel_idx, rng)
+                support = self._validate(X, y, sel_idx, rng, rest=held)
             else:
                 support = np.flatnonzero(self.selector_.get_support())
                 k = min(int(self.min_features), X.shape[1])
@@ -211,7 +240,7 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
                     support = np.sort(np.argsort(self._ranking(), kind="stable")[:k])
         self.support_ = np.asarray(support, dtype=int)
         self.svm_ = _set_seed(clone(self.svm) if self.svm is not None else GaussianSVC(), seed_svm)
-        _fit_maybe_groups(self.svm_, X[:, self.support_], y, None if groups is None else np.asarray(groups))
+        _fit_maybe_groups(self.svm_, X[:, self.support_], y, groups)
         return self
 
     def decision_function(self, X):

@@ -15,6 +15,7 @@ from ._approaches import (
     APPROACH_REPRESENTATION,
     APPROACH_SHORT_LABELS,
     APPROACHES,
+    COMBINED_SCORES,
     LINEAR_WIDTH_MULTIPLIER,
     PAPER_TABLE1,
     TABLE_ROWS,
@@ -28,10 +29,11 @@ from ._model import (
     PREDICTION_COLUMNS,
     PREDICTION_SCOPE,
     CleavageSiteModel,
+    choose_model,
     describe_fitted,
     write_predictions,
 )
-from ._protocol import cross_validate_cleavage, learning_curve_fold, run_fold
+from ._protocol import cross_validate_cleavage, fit_approach, learning_curve_fold, run_fold
 
 __all__ = [
     "APPROACHES",
@@ -39,6 +41,7 @@ __all__ = [
     "APPROACH_SHORT_LABELS",
     "APPROACH_REPRESENTATION",
     "TABLE_ROWS",
+    "COMBINED_SCORES",
     "PAPER_TABLE1",
     "LINEAR_WIDTH_MULTIPLIER",
     "make_approach",
@@ -50,12 +53,14 @@ __all__ = [
     "training_windows",
     "encoded_matrix",
     "representation_matrix",
+    "fit_approach",
     "run_fold",
     "cross_validate_cleavage",
     "learning_curve_fold",
     "label_correlations",
     "support_vector_correlations",
     "CleavageSiteModel",
+    "choose_model",
     "describe_fitted",
     "write_predictions",
     "MODEL_FORMAT",

@@ -13,6 +13,7 @@ __all__ = [
     "APPROACH_SHORT_LABELS",
     "APPROACH_REPRESENTATION",
     "TABLE_ROWS",
+    "COMBINED_SCORES",
     "PAPER_TABLE1",
     "LINEAR_WIDTH_MULTIPLIER",
     "make_approach",
@@ -35,8 +36,9 @@ PAPER_TABLE1 = {
 
 
 #: every row of table P1: the paper's five, the thesis' randSel with a linear kernel (figure 5.3),
-#: randSel + MKL on the original features, the single SVM on randSel's sets for the MKL comparison,
-#: and three anchors from the cleavage-site literature
+#: randSel + MKL on the original features, three anchors from the cleavage-site literature, the original
+#: SVM combined with a position prior and a residue weight matrix, and its two ablations (SVM + prior,
+#: SVM + residue matrix), which show where its gain over the SVM comes from
 TABLE_ROWS = (
     "original",
     "stability",
@@ -49,6 +51,8 @@ TABLE_ROWS = (
     "pwm_prior",
     "onehot_svm",
     "original_combined",
+    "original_prior",
+    "original_pwm",
 )
 
 
@@ -64,7 +68,9 @@ APPROACH_LABELS = {
     "pwm": "Anchor: position weight matrix",
     "pwm_prior": "Anchor: PWM + position prior",
     "onehot_svm": "Anchor: one-hot + Gaussian SVM",
-    "original_combined": "Original + SVM, weight matrix & position prior",
+    "original_combined": "Original SVM + position prior + residue matrix",
+    "original_prior": "Ablation: original SVM + position prior",
+    "original_pwm": "Ablation: original SVM + residue matrix",
 }
 
 
@@ -80,14 +86,17 @@ APPROACH_SHORT_LABELS = {
     "pwm": "weight\nmatrix",
     "pwm_prior": "weight matrix\n+ position\nprior",
     "onehot_svm": "one-hot +\nSVM",
-    "original_combined": "original + SVM,\nweight matrix\n& prior",
+    "original_combined": "SVM + prior\n+ residue\nmatrix",
+    "original_prior": "SVM +\nposition\nprior",
+    "original_pwm": "SVM +\nresidue\nmatrix",
 }
 
 
 #: the input each approach is trained on: "scales" = the 648 standardised scale values of the window,
 #: "sf" = the sparse-filtering features, "onehot" = 12 x 20 residue indicators, "codes" = the 12 residue
 #: codes (for the weight matrix), "codes_position" = the codes and the window's position in the sequence,
-#: "scales_codes_position" = the scale values, then the codes and the position (for the combined scorer)
+#: "scales_codes_position" = the scale values, then the codes and the position (for the combined scorer
+#: and its ablations)
 APPROACH_REPRESENTATION = {
     "original": "scales",
     "stability": "sf",
@@ -100,6 +109,16 @@ APPROACH_REPRESENTATION = {
     "pwm_prior": "codes_position",
     "onehot_svm": "onehot",
     "original_combined": "scales_codes_position",
+    "original_prior": "scales_codes_position",
+    "original_pwm": "scales_codes_position",
+}
+
+
+#: the scores each combined row weights (:class:`~fscompbio.prediction.CombinedSiteScorer`, ``scores``)
+COMBINED_SCORES = {
+    "original_combined": ("classifier", "residues", "position"),
+    "original_prior": ("classifier", "position"),
+    "original_pwm": ("classifier", "residues"),
 }
 
 
@@ -139,10 +158,14 @@ def make_approach(name, params=None):
         same on the 648 scale values; ``pwm`` / ``pwm_prior``: a position weight
         matrix on the residue codes, without / with the window's position;
         ``onehot_svm``: a Gaussian SVM on the 240 one-hot residue indicators;
-        ``original_combined``: the Gaussian SVM on the scale values, a weight
-        matrix on the residues and a log prior of the position, weighted by a
-        conditional logit on held-out training sequences
-        (:class:`~fscompbio.prediction.CombinedSiteScorer`).
+        ``original_combined``: the Gaussian SVM on the scale values, a log
+        prior of the window's position and a weight matrix on the residues,
+        weighted by a conditional logit on held-out training sequences
+        (:class:`~fscompbio.prediction.CombinedSiteScorer`); its gain over
+        ``original`` comes from the position prior (the residue matrix gets
+        small weights), which the ablations show: ``original_prior`` (SVM +
+        position prior, no residue matrix) and ``original_pwm`` (SVM + residue
+        matrix, no position prior).
         The input of each is :data:`APPROACH_REPRESENTATION`.
     params : dict, default=None
         ``svm`` (``C``, ``gamma``, and the inner-CV grid ``Cs``,
@@ -169,10 +192,10 @@ def make_approach(name, params=None):
         return svm
     if name in ("pwm", "pwm_prior"):
         return PositionWeightMatrix(pseudocount=float(p.get("pseudocount", 1.0)))
-    if name == "original_combined":
+    if name in COMBINED_SCORES:
         from ..prediction import CombinedSiteScorer
 
-        return CombinedSiteScorer(base=svm, pseudocount=float(p.get("pseudocount", 1.0)),
+        return CombinedSiteScorer(base=svm, scores=COMBINED_SCORES[name], pseudocount=float(p.get("pseudocount", 1.0)),
                                   **dict(p.get("combination") or {}))
     if name == "stability":
         from ..selection import StabilitySelection

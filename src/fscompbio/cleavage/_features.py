@@ -50,11 +50,15 @@ def representation_matrix(kind, *, scales=None, codes=None, target=None, sf=None
                      f"got {kind!r}")
 
 
-def encoded_matrix(kind, encoded, sf=None):
+def encoded_matrix(kind, encoded, sf=None, rows=None):
     """:func:`representation_matrix` of the windows of an encoded file (``fscompbio encode`` or the workflow).
 
     ``encoded``: the loaded ``.npz`` (``X``, ``codes``, ``target`` and the window geometry ``before``, from
-    which positions are coded); ``sf``: the sparse-filtering features of the same windows, for ``"sf"``.
+    which positions are coded); ``sf``: the sparse-filtering features of the same windows, for ``"sf"``;
+    ``rows``: only these windows (default all; the matrix of a subset without the copy of every window).
     """
-    return representation_matrix(kind, scales=encoded["X"], codes=encoded["codes"], target=encoded["target"],
-                                 sf=sf, first_target=int(encoded["before"]) + 1)
+    def take(a):
+        return None if a is None else (a if rows is None else np.asarray(a)[rows])
+
+    return representation_matrix(kind, scales=take(encoded["X"]), codes=take(encoded["codes"]),
+                                 target=take(encoded["target"]), sf=take(sf), first_target=int(encoded["before"]) + 1)

@@ -18,7 +18,8 @@ from sklearn.utils.validation import check_is_fitted
 from ..sequences import STANDARD_RESIDUES
 from ._features import representation_matrix
 
-__all__ = ["CleavageSiteModel", "describe_fitted", "write_predictions", "MODEL_FORMAT", "PREDICTION_COLUMNS", "PREDICTION_SCOPE"]
+__all__ = ["CleavageSiteModel", "choose_model", "describe_fitted", "write_predictions", "MODEL_FORMAT",
+           "PREDICTION_COLUMNS", "PREDICTION_SCOPE"]
 
 
 #: the tag and version stored with a saved model
@@ -46,6 +47,7 @@ def describe_fitted(model):
     info = {}
     if hasattr(model, "weights_") and hasattr(model, "base_"):  # CombinedSiteScorer: its SVM, and the weights
         info["combination_weights"] = [float(w) for w in model.weights_]
+        info["combination_scores"] = [str(name) for name in model.scores]
         info["n_holdout_sequences"] = int(model.holdout_groups_.size)
         model = model.base_
     svm = getattr(model, "svm_", model)
@@ -69,6 +71,53 @@ def describe_fitted(model):
         info["mkl_nu"] = float(model.mkl_.nu_)
         info["n_features"] = int(len(model.feature_sets_[0]))
     return info
+
+
+def choose_model(table, *, approach="best", protocol="best"):
+    """The approach and protocol of the saved model: best homology-aware CV accuracy, with both CV figures.
+
+    Homology-aware CV (test sequences without a close homologue in training)
+    estimates the accuracy on proteins unlike the training set, which is what
+    users' sequences are; random CV, by sequence, is the optimistic figure.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Table P1 (``approach``, ``protocol``, ``cv``, ``accuracy_mean``,
+        ``accuracy_sd``, ``n_folds``), one row per cell.
+    approach, protocol : str, default="best"
+        Restrict the candidates to one approach / protocol (``"best"``: any).
+
+    Returns
+    -------
+    dict
+        ``approach``, ``protocol``, ``chosen_by``, ``homology_cv_accuracy_mean``
+        and ``_sd``, ``random_cv_accuracy_mean`` and ``_sd`` (``None`` when the
+        table has no random-CV cell for it), ``cv_n_folds``. Ties go to the
+        approach first by name.
+    """
+    candidates = table[table["cv"] == "homology"]
+    if approach != "best":
+        candidates = candidates[candidates["approach"] == approach]
+    if protocol != "best":
+        candidates = candidates[candidates["protocol"] == protocol]
+    if candidates.empty:
+        raise ValueError(f"no homology-aware CV cell of table P1 matches approach={approach!r}, protocol={protocol!r}: "
+                         "the model is chosen by homology-aware CV (chapter5.prediction.homology_approaches)")
+    best = candidates.sort_values(["accuracy_mean", "approach", "protocol"], ascending=[False, True, True],
+                                  kind="stable").iloc[0]
+    rand = table[(table["cv"] == "random") & (table["approach"] == best["approach"])
+                 & (table["protocol"] == best["protocol"])]
+    return {
+        "approach": str(best["approach"]),
+        "protocol": str(best["protocol"]),
+        "chosen_by": "homology-aware CV accuracy (test sequences without a close homologue in training)",
+        "homology_cv_accuracy_mean": float(best["accuracy_mean"]),
+        "homology_cv_accuracy_sd": float(best["accuracy_sd"]),
+        "random_cv_accuracy_mean": None if rand.empty else float(rand["accuracy_mean"].iloc[0]),
+        "random_cv_accuracy_sd": None if rand.empty else float(rand["accuracy_sd"].iloc[0]),
+        "cv_n_folds": int(best["n_folds"]),
+    }
 
 
 class CleavageSiteModel:
@@ -295,7 +344,7 @@ class CleavageSiteModel:
         if "n_sequences" in m:
             parts.append(f"trained on {m['n_sequences']} sequences")
         for key, label in (("homology_cv", "homology-aware CV"), ("random_cv", "random CV")):
-            if f"{key}_accuracy_mean" in m:
+            if m.get(f"{key}_accuracy_mean") is not None:
                 parts.append(f"{label} accuracy {m[f'{key}_accuracy_mean']:.1f} +- {m[f'{key}_accuracy_sd']:.1f} %")
         return "; ".join(parts)
 
