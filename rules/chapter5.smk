@@ -6,6 +6,8 @@
 # from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
 # fitted on that fold's training windows only (ch5_sparse_filtering_fold).
 
+from pathlib import Path
+
 from fscompbio.cleavage import APPROACH_REPRESENTATION, TABLE_ROWS
 
 CH5_PRED = config["chapter5"]["prediction"]
@@ -75,9 +77,8 @@ CH5_SPLITS = {
 }
 
 
-def ch5_fold_sparse_filter(split, fold):
-    """The sparse filter fitted on the training windows of one fold of a split."""
-    return f"results/representation/folds/{split}/fold{fold}.pkl"
+# the sparse filter fitted on the training windows of one fold of a split
+CH5_FOLD_SF = "results/representation/folds/{split}/fold{fold}.pkl"
 
 
 # sparse filtering inside each fold: fitted (no labels) on the training windows of the fold only, so that
@@ -114,7 +115,7 @@ rule ch5_sparse_filtering_fold:
 rule ch5_predict:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (ch5_fold_sparse_filter(wc.cv, wc.fold) if wc.approach in CH5_SF_APPROACHES else []),
+        sf=lambda wc: (CH5_FOLD_SF.format(split=wc.cv, fold=wc.fold) if wc.approach in CH5_SF_APPROACHES else []),
         homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
     output:
         npz="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.npz",
@@ -145,7 +146,7 @@ rule ch5_predict:
 # the in-fold sparse filters table P1 used (their sizes are printed under it)
 CH5_SF_FOLD_JSONS = sorted(
     {
-        ch5_fold_sparse_filter(cv, fold).replace(".pkl", ".json")
+        CH5_FOLD_SF.format(split=cv, fold=fold).replace(".pkl", ".json")
         for cv, protocol, approach in CH5_CELLS
         if approach in CH5_SF_APPROACHES
         for fold in range(CH5_PRED["n_folds"])
@@ -202,7 +203,7 @@ rule ch5_fig5_3:
 rule ch5_learning_curve:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (ch5_fold_sparse_filter("learning_curve", wc.fold) if wc.representation == "sf" else []),
+        sf=lambda wc: (CH5_FOLD_SF.format(split="learning_curve", fold=wc.fold) if wc.representation == "sf" else []),
     output:
         json="results/chapter5/learning_curve/{representation}/fold{fold}.json",
         timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
@@ -320,32 +321,22 @@ CH5_ALL_SEQUENCES = config["chapter5"]["data"]["n_sequences"] is None
 CH5_MODEL_DATA = "results/peptides" if CH5_ALL_SEQUENCES else "results/chapter5/model/data"
 
 
-def ch5_all_windows():
-    """Candidate windows of every shipped sequence (the model's training data)."""
-    data = config["chapter5"]["data"]
-    with open(repo_path(data["fasta"])) as handle:
-        n_seq = sum(1 for line in handle if line.startswith(">"))
-    return n_seq * (data["prefix"] - data["before"] - data["after"])
+# candidate windows of every shipped sequence (the model's training data)
+CH5_ALL_WINDOWS = sum(
+    line.startswith(">") for line in Path(repo_path(config["chapter5"]["data"]["fasta"])).read_text().splitlines()
+) * (config["chapter5"]["data"]["prefix"] - config["chapter5"]["data"]["before"] - config["chapter5"]["data"]["after"])
 
 
 # the model's costs: windows and encodings as rules/resources.smk models them, at every sequence's windows; the
 # fit at least what it measured on every sequence (2026-11-24: original_combined, all positives + 5x negatives,
 # 17,094 windows: peak 1,925 MB, 43-65 s on the shared 2-core machine), or the config's model of it if larger
-CH5_ALL_SCALE = ch5_all_windows() / CH5_THESIS_WINDOWS
-CH5_ALL_DATA_MB = ch5_all_windows() * 648 * 4 / 2**20  # the encoded windows of every sequence (float32)
+CH5_ALL_SCALE = CH5_ALL_WINDOWS / CH5_THESIS_WINDOWS
+CH5_ALL_DATA_MB = CH5_ALL_WINDOWS * 648 * 4 / 2**20  # the encoded windows of every sequence (float32)
 CH5_MODEL_COSTS = {
     "ch5_model_windows": lambda wc: (60 * CH5_ALL_SCALE, CH5_BASE_MB + 2 * CH5_ALL_DATA_MB),
     "ch5_model_encode": lambda wc: (60 * CH5_ALL_SCALE, CH5_BASE_MB + 3 * CH5_ALL_DATA_MB),
     "ch5_model": lambda wc: tuple(max(a, b) for a, b in zip(COSTS["ch5_model"](wc), (120, 1925))),
 }
-
-
-def ch5_model_mem(rule_name):
-    return lambda wc, attempt: memory_mb(CH5_MODEL_COSTS[rule_name](wc)[1], attempt)
-
-
-def ch5_model_runtime(rule_name):
-    return lambda wc, attempt: runtime_minutes(CH5_MODEL_COSTS[rule_name](wc)[0], attempt)
 
 
 rule ch5_model_windows:
@@ -361,8 +352,8 @@ rule ch5_model_windows:
         "../envs/study.yaml"
     threads: 1
     resources:
-        mem_mb=ch5_model_mem("ch5_model_windows"),
-        runtime=ch5_model_runtime("ch5_model_windows"),
+        mem_mb=lambda wc, attempt: memory_mb(CH5_MODEL_COSTS["ch5_model_windows"](wc)[1], attempt),
+        runtime=lambda wc, attempt: runtime_minutes(CH5_MODEL_COSTS["ch5_model_windows"](wc)[0], attempt),
     params:
         nonstandard=config["chapter5"]["data"]["nonstandard"],
         n_sequences=None,  # every sequence
@@ -387,8 +378,8 @@ rule ch5_model_encode:
         "../envs/study.yaml"
     threads: 1
     resources:
-        mem_mb=ch5_model_mem("ch5_model_encode"),
-        runtime=ch5_model_runtime("ch5_model_encode"),
+        mem_mb=lambda wc, attempt: memory_mb(CH5_MODEL_COSTS["ch5_model_encode"](wc)[1], attempt),
+        runtime=lambda wc, attempt: runtime_minutes(CH5_MODEL_COSTS["ch5_model_encode"](wc)[0], attempt),
     script:
         "../scripts/encode_windows.py"
 
@@ -408,8 +399,8 @@ rule ch5_model:
         "../envs/study.yaml"
     threads: 1
     resources:
-        mem_mb=ch5_model_mem("ch5_model"),
-        runtime=ch5_model_runtime("ch5_model"),
+        mem_mb=lambda wc, attempt: memory_mb(CH5_MODEL_COSTS["ch5_model"](wc)[1], attempt),
+        runtime=lambda wc, attempt: runtime_minutes(CH5_MODEL_COSTS["ch5_model"](wc)[0], attempt),
     params:
         approach_params=CH5_APPROACH_PARAMS,
         protocols=CH5_PRED["protocols"],
