@@ -238,3 +238,32 @@ def test_make_dataset_is_reproducible(tmp_path):
     assert main(["make-dataset", "xor", "--seed", "4", "--n-samples", "50", "--output", str(b)]) == 0
     np.testing.assert_array_equal(load_dataset(a).X, make_dataset("xor", random_state=4, n_samples=50).X)
     np.testing.assert_array_equal(load_dataset(a).X, load_dataset(b).X)
+
+
+def test_the_readme_example_of_evaluate_is_what_the_command_prints(capsys, monkeypatch):
+    """README.md shows `fscompbio evaluate` on colon: every line it shows is what the command prints today
+    (the wall-clock column aside), so the example cannot go stale."""
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    readme = (repo / "README.md").read_text()
+    block = re.search(r"\$ fscompbio evaluate (.+?)\n(.*?)\n\s*```", readme, re.S)
+    assert block, "README.md has no `$ fscompbio evaluate` example"
+    argv = block[1].split()
+    shown = [line.strip() for line in block[2].splitlines() if line.strip() and line.strip() != "..."]
+    monkeypatch.chdir(repo)
+    assert main(["evaluate", *argv]) == 0
+    printed = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+    def comparable(line):
+        line = line.rstrip(" .").replace("...", "").strip()
+        cells = line.split()
+        if cells and cells[0].isdigit() and len(cells) > 6:  # a fold row: drop the wall-clock seconds column
+            del cells[6]
+        return " ".join(cells)
+
+    printed = [comparable(line) for line in printed]
+    for line in shown:
+        want = comparable(line)
+        assert any(p.startswith(want) for p in printed), f"README line not printed: {line!r}\nprinted: {printed}"
