@@ -44,7 +44,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import copy
 from collections import defaultdict
 from pathlib import Path
 

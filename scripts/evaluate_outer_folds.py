@@ -8,13 +8,18 @@ reuses this script. Wall-clock timings go to their own file (output.timing), so 
 import logging
 import sys
 
-import numpy as np
-
 sys.stderr = open(snakemake.log[0], "w")
 logging.basicConfig(stream=sys.stderr, level=logging.INFO)
 
 from fscompbio.datasets import load_dataset  # noqa: E402
-from fscompbio.evaluation import make_selector, method_spec, outer_splits, run_outer_fold, split_timing  # noqa: E402
+from fscompbio.evaluation import (  # noqa: E402
+    absolute_gammas,
+    make_selector,
+    method_spec,
+    outer_splits,
+    run_outer_fold,
+    split_timing,
+)
 from fscompbio.io import write_json  # noqa: E402
 from fscompbio.model_selection import KTASelect, NestedCVSelect, OwnModelSelect  # noqa: E402
 
@@ -23,9 +28,8 @@ ds = load_dataset(snakemake.input[0])
 folds = outer_splits(ds.y, p.outer_folds, random_state=p.folds_seed)
 spec = method_spec(p.method)
 kta = KTASelect(**p.widths, max_sizes=p.kta["max_sizes"])
-absolute = p.kta.get("absolute_grid") or {}  # kta_abs: gamma = 10**t on an absolute grid (chapter 3)
-kta_abs = KTASelect(gammas=(10.0 ** np.linspace(absolute["low"], absolute["high"], absolute["n_gammas"])).tolist(),
-                    max_sizes=p.kta["max_sizes"]) if absolute else None
+absolute = p.kta.get("absolute_grid")  # kta_abs: KTA on gamma = 10**t (chapter 3)
+kta_abs = KTASelect(gammas=absolute_gammas(**absolute), max_sizes=p.kta["max_sizes"]) if absolute else None
 own = OwnModelSelect(**p.widths)
 relevant = ds.relevant if ds.relevant.size else None  # real data: no ground truth, no precision/recall
 results, timings = [], []

@@ -262,5 +262,10 @@ def test_a_name_that_is_not_a_draw_of_a_set_is_rejected(name):
     assert (base, k) == (name, 0) or base not in DATASETS
     with pytest.raises(ValueError, match="unknown dataset"):
         make_dataset(name, random_state=0)
-    with pytest.raises(ValueError, match="draw index"):
-        __import__("fscompbio.datasets", fromlist=["draw_name"]).draw_name("xor", -1)
+
+
+def test_a_negative_draw_index_is_rejected():
+    from fscompbio.datasets import draw_name
+
+    with pytest.raises(ValueError, match="draw index must be >= 0; got -1"):
+        draw_name("xor", -1)

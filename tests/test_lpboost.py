@@ -1,6 +1,5 @@
 """LPBoost (thesis eq. 3.3 / 3.4) solved with cvxpy."""
 
-import itertools
 
 import numpy as np
 import pytest

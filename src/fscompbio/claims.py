@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .datasets import DATASETS
+from .datasets import DATASETS, draw_name, split_draw
 
 __all__ = [
     "HOLDS",
@@ -169,10 +169,9 @@ class Claim:
         if missing:
             return Verdict(NOT_EVALUATED, f"not made by this run: {', '.join(missing)}")
         keys = [k for k in (*self.tables, *self.optional) if k in tables]
-        draws = _common_draws(tables, keys)
         results = []
-        for k in draws:
-            given = {key: tables[_draw_key(key, k) if _draw_key(key, k) in tables else key] for key in keys}
+        for k in _common_draws(tables, keys):
+            given = {key: tables[_draw_key(key, k)] for key in keys}
             try:
                 results.append(self.test(given))
             except NotEvaluable as exc:
@@ -184,22 +183,30 @@ class Claim:
         return result
 
 
+def _synthetic_set(key):
+    """``(chapter, set)`` of a chapter-3/4 table of a synthetic set (``chapter3/xor``), else None."""
+    chapter, _, name = key.partition("/")
+    return (chapter, name) if chapter in ("chapter3", "chapter4") and name in DATASETS else None
+
+
 def _draw_key(key, k):
-    """The table name of draw ``k`` of ``key`` (``chapter3/xor`` -> ``chapter3/xor_draw2``)."""
-    return key if k == 0 else f"{key}_draw{k}"
+    """The table name of draw ``k`` of ``key`` (``chapter3/xor`` -> ``chapter3/xor_draw2``); other tables
+    (real data, figures' tables) have one draw, ``key`` itself."""
+    drawn = _synthetic_set(key)
+    return f"{drawn[0]}/{draw_name(drawn[1], k)}" if drawn else key
 
 
 def _common_draws(tables, keys):
-    """The draws 0, 1, ... that every chapter-3/4 table of a synthetic set among ``keys`` has (real data
-    have one draw, and a draw that one of the synthetic sets lacks is not evaluated)."""
-    drawn = []
-    for key in keys:
-        m = re.fullmatch(r"chapter[34]/(.+)", key)
-        if not m or m[1] not in DATASETS:
-            continue
-        drawn.append({int(d[1]) for t in tables if (d := re.fullmatch(re.escape(key) + r"_draw([1-9][0-9]*)", t))})
-    extra = set.intersection(*drawn) if drawn else set()
-    return [0, *sorted(extra)]
+    """The draws 0, 1, ... that every chapter-3/4 table of a synthetic set among ``keys`` has (a draw that
+    one of the synthetic sets lacks is not evaluated)."""
+    available = {}  # (chapter, set) -> its draws beyond 0 among the tables
+    for t in tables:
+        chapter, _, name = t.partition("/")
+        base, k = split_draw(name)
+        if k:
+            available.setdefault((chapter, base), set()).add(k)
+    drawn = [available.get(pair, set()) for pair in map(_synthetic_set, keys) if pair]
+    return [0, *sorted(set.intersection(*drawn) if drawn else ())]
 
 
 def _over_draws(results):
@@ -208,9 +215,9 @@ def _over_draws(results):
     n = len(verdicts)
     overall = HOLDS if verdicts.count(HOLDS) * 2 > n else FAILS if verdicts.count(FAILS) * 2 > n else PARTLY
     each = ", ".join(f"draw {k} {v}" for k, v in enumerate(verdicts))
-    numbers = f"holds in {verdicts.count(HOLDS)} of {n} draws ({each}). " + " ".join(
-        f"Draw {k}{' (the figure)' if k == 0 else ''}: {r.numbers}." for k, r in enumerate(results))
-    return Verdict(overall, numbers, verdicts)
+    numbers = " ".join(f"Draw {k}{' (the figure)' if k == 0 else ''}: {r.numbers}." for k, r in enumerate(results))
+    draws_text = Verdict(overall, "", verdicts).draws_text
+    return Verdict(overall, f"{draws_text} ({each}). {numbers}", verdicts)
 
 
 # --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from ..model_selection import KTASelect, NestedCVSelect, OwnModelSelect
 from ._metrics import accuracy, consistency_log_likelihood, mean_variance, precision_recall, selection_matrix
 
 __all__ = ["outer_splits", "run_outer_fold", "split_timing", "aggregate_folds", "METRICS", "MODEL_SELECTIONS",
-           "ABSOLUTE_GAMMAS", "TIMING_KEYS"]
+           "ABSOLUTE_GAMMAS", "TIMING_KEYS", "absolute_gammas"]
 
 #: the per-method quantities of figures 3.3-3.8 (and 4.4-4.9), in panel order
 METRICS = ("accuracy", "n_selected", "precision", "recall", "mean_variance", "log_likelihood")
@@ -21,9 +21,16 @@ METRICS = ("accuracy", "n_selected", "precision", "recall", "mean_variance", "lo
 #: the model-selection settings: nested CV, greedy KTA (algorithm 3) on a relative or an absolute width grid,
 #: the selector's own model (4.2.4)
 MODEL_SELECTIONS = ("cv", "kta", "kta_abs", "own")
-#: ``kta_abs``'s default grid: ``gamma = 10**t``, ``t`` in ``linspace(0, 2, 5)`` (an absolute grid; the thesis
-#: states no grid, see :func:`run_outer_fold`)
-ABSOLUTE_GAMMAS = tuple(10.0 ** np.linspace(0.0, 2.0, 5))
+
+
+def absolute_gammas(low=0.0, high=2.0, n_gammas=5):
+    """The absolute KTA grid of ``kta_abs``: ``gamma = 10**t`` for ``t`` in ``linspace(low, high, n_gammas)``
+    (kernel ``exp(-gamma ||x - x'||^2)``; the thesis states no grid, see :func:`run_outer_fold`)."""
+    return tuple(float(g) for g in 10.0 ** np.linspace(low, high, n_gammas))
+
+
+#: ``kta_abs``'s default grid, :func:`absolute_gammas` with its defaults
+ABSOLUTE_GAMMAS = absolute_gammas()
 
 #: the wall-clock fields of :func:`run_outer_fold`, kept apart so that results reproduce byte for byte
 TIMING_KEYS = ("seconds_selection", "seconds_model_selection", "seconds_fit", "seconds_total")

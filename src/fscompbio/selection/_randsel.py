@@ -227,21 +227,12 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
     M1[:, :B] = Mm
     prod = ws.get("prod", (P, B + 1))
     X = np.ascontiguousarray(Xr, dtype=np.float32)
-    s = X.shape[0]
-    # T is never formed whole: the pairs of consecutive samples a (rows (a, a+1..s-1), in layout order)
-    # are squared into a cache-sized block and multiplied at once (at 300 x 1,500 T would be 270 MB and
-    # the product with B + 1 ~ 11 columns memory-bound; bench/bench_randsel_pairs.py times it). Features
-    # are summed in chunks of `chunk` as when T was formed in chunks, so each entry adds the same float32
-    # partial sums.
-    rows = max(64, BLOCK_BYTES // (4 * n))
-    buf = ws.get("T", (rows + s, n))
-    o = a = 0
-    while a < s - 1:
-        first, r = a, 0
-        while a < s - 1 and r < rows:  # whole samples until the block holds `rows` pairs
-            r += s - a - 1
-            a += 1
-        T = buf[: _pair_rows32(X, first, a, buf)]
+    # T is never formed whole: the pairs of consecutive samples are squared into a cache-sized block and
+    # multiplied at once (at 300 x 1,500 T would be 270 MB and the product with B + 1 ~ 11 columns
+    # memory-bound; bench/bench_randsel_pairs.py times it). Features are summed in chunks of `chunk` as
+    # when T was formed in chunks, so each entry adds the same float32 partial sums.
+    for o, T in _pair_blocks(X, ws):
+        r = T.shape[0]
         if chunk >= n:
             np.matmul(T, M1, out=prod[o : o + r])
         else:
@@ -249,7 +240,6 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
             acc[...] = 0.0
             for start in range(0, n, chunk):
                 acc += T[:, start : start + chunk] @ M1[start : start + chunk]
-        o += r
     ext = _pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
     D2 = ws.get("D2", (P, 2 * B))
     D2[:, :B] = prod[:, :B]
@@ -406,7 +396,8 @@ def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
 def _pair_blocks(X, ws, name="T"):
     """Yield ``(offset, T_block)``: the per-feature squared differences of the float32 C-order ``X`` on
     consecutive blocks of pairs in :class:`PairLayout` order (whole samples, about :data:`BLOCK_BYTES`
-    each), so that ``T`` is never formed whole."""
+    each), so that ``T`` is never formed whole (the exact iterations' :func:`_sq_distances` and the
+    screen's products both walk the pairs this way)."""
     s, n = X.shape
     rows = max(64, BLOCK_BYTES // (4 * max(n, 1)))
     buf = ws.get(name, (rows + s, n))
