@@ -158,7 +158,8 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
     for ax in axes.flat[len(panels):]:
         ax.set_visible(False)
     handles, texts = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, texts, frameon=False, loc="upper right", ncol=len(settings))
+    # the legend on its own line under the title, so that a long data-set title never runs into it
+    fig.legend(handles, texts, frameon=False, loc="upper right", bbox_to_anchor=(0.995, 0.955), ncol=len(settings))
     if title:
         fig.suptitle(title, x=0.02, ha="left")
     if any_empty:
@@ -169,5 +170,5 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
     if footer:
         fig.text(0.01, 0.005, footer, fontsize=6.5, ha="left", va="bottom", wrap=True, color="0.3")
         bottom = 0.05
-    fig.tight_layout(rect=(0, bottom, 1, 0.95))
+    fig.tight_layout(rect=(0, bottom, 1, 0.91))
     return fig
