@@ -486,7 +486,7 @@ def test_table_p1_by_protocol_and_cv():
     assert np.isnan(t[t["approach"] == "pwm"]["paper_mean"].iloc[0])
     w = table_P1_wide(t)
     assert w.loc[1, "paper (PrediSi)"] == "75.28 ± 1.91"
-    assert w.loc[0, "all positives + r x negatives, random CV"] == "60.00 ± 10.00 (3)"
+    assert w.loc[0, "all positives + more negatives (weighted), random CV"] == "60.00 ± 10.00 (3)"
 
 
 def test_canonical_dot_is_independent_of_line_order():

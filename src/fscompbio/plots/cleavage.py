@@ -26,7 +26,8 @@ __all__ = [
 #: how figures and tables cite the paper whose table 1 table P1 reproduces
 PAPER_CITATION = "Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013), Principled Non-Linear Feature Selection, table 1"
 
-_PROTOCOL_LABELS = {"paper": "paper protocol (balanced)", "adequate": "all positives + r x negatives"}
+#: the training protocols (config chapter5.prediction.protocols; the captions give their sizes)
+_PROTOCOL_LABELS = {"paper": "paper protocol (balanced)", "adequate": "all positives + more negatives (weighted)"}
 _CV_LABELS = {"random": "random CV", "homology": "homology-aware CV"}
 
 
@@ -142,7 +143,8 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
               for p in _order(table["protocol"], ["paper", "adequate"])
               if ((table["protocol"] == p) & (table["cv"] == c)).any()]
     n_bars = len(series) + 1
-    fig, ax = plt.subplots(figsize=(10, 4.6))
+    # about an inch per approach, so that two-line labels of neighbouring approaches do not run together
+    fig, ax = plt.subplots(figsize=(max(10.0, 0.95 * len(approaches)), 4.6))
     x = np.arange(len(approaches))
     w = 0.8 / n_bars
     colours = [PALETTE[0], PALETTE[4], PALETTE[2], PALETTE[3]]
