@@ -332,8 +332,8 @@ def batched_unbiased_alignment(Kp, target):
     ``A1(K, L) = HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))``: the diagonals
     of K and L are removed, so a kernel close to the identity (a very small
     width) no longer gains alignment from its self-similarities (the bias of
-    the centred alignment that READING_NOTES attribute figure 4.1's falling
-    curves to). ``0.0`` where either HSIC1 is not positive.
+    the centred alignment behind the falling curves of the thesis' figure
+    4.1). ``0.0`` where either HSIC1 is not positive.
     """
     lay = target.layout
     m = lay.m

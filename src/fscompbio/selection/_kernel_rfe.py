@@ -132,7 +132,9 @@ class KernelRFE(SelectorMixin, BaseEstimator):
     -----
     Definition 2.4.2 (Guyon et al. 2002): ``DJ(i) = |a^T K a - a^T K^(i) a| / 2``
     with ``a_k = alpha_k y_k``; ``K^(i) = K / exp(-gamma D_i)`` elementwise for
-    the Gaussian kernel (READING_NOTES). Only support-vector pairs enter, so a
+    the Gaussian kernel, which factorises over the features: removing feature
+    ``i`` divides each entry by its factor ``exp(-gamma D_i)``, ``D_i`` the
+    squared differences of feature ``i``. Only support-vector pairs enter, so a
     step costs one exponential per support-vector pair and feature. For
     multiclass targets the one-versus-one sub-problems' terms are summed.
 
