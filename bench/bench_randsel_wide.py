@@ -5,12 +5,16 @@
     ten planted mean shifts (columns permuted). Each selector ranks the features of the training part; a
     standardised Gaussian SVM (C = 1, gamma = "scale") is trained on the top 50 and scored on the test
     part. Methods: the SVM on all features, skrebate's MultiSURF, ``f_classif`` and ``RandSel()`` with its
-    defaults (optionally also the thesis' old micro-array settings). Prints mean accuracy and mean fit
-    time per fold, and randSel's ratios against MultiSURF and f_classif from the same run.
+    defaults and ``n_features_to_select=50`` (it ranks; no permutation null for ``selected_``), optionally
+    also the thesis' old micro-array settings. Prints mean accuracy and mean fit time per fold, and
+    randSel's ratios against MultiSURF and f_classif from the same run. The planted set is drawn 3 times
+    (one draw's 5-fold accuracy has a standard error of about 0.03) and the mean row compares them.
 (b) ``RandSel()`` fit time and peak traced memory (tracemalloc) on 200 x n synthetic sets, n = 1,000,
     10,000, 50,000, with the growth exponent between successive sizes.
+(c) ``RandSel()``'s own model ``selected_`` (after the screen, a permutation test) fitted on all samples:
+    its size with the real labels and with 5 permuted labels (where no feature is relevant).
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b]``
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b|c]``
 (MultiSURF needs the ``bench`` extra: ``pip install -e '.[bench]'``). Prints a plain-text report; nothing
 is written.
 """
@@ -81,19 +85,23 @@ def _rank_f(X, y):
 
 
 def _rank_randsel(params):
-    def rank(X, y):
-        sel = RandSel(random_state=0, **params).fit(X, y)
+    def rank(X, y):  # the protocol ranks: n_features_to_select=TOP (no permutation null for selected_)
+        sel = RandSel(random_state=0, n_features_to_select=TOP, **params).fit(X, y)
         return np.argsort(sel.ranking_, kind="stable")
 
     return rank
 
 
-def cv_table(name, X, y, methods):
-    """Mean test accuracy and mean fit time per fold of each method (None: the SVM on all features)."""
+def cv_table(name, X, y, methods, relevant=None):
+    """Mean test accuracy and mean fit time per fold of each method (None: the SVM on all features).
+
+    With ``relevant`` (a planted set) also, per method: the planted features in the top 50, the accuracy on
+    the top 10, and the accuracy on the planted features of the top 50 alone (what its 50 - hits noise
+    features add or cost)."""
     folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
     out = {}
     for label, rank in methods.items():
-        accs, times = [], []
+        accs, times, hits, acc10, acc_rel = [], [], [], [], []
         for tr, te in folds:
             if rank is None:
                 cols, dt = slice(None), 0.0
@@ -102,10 +110,22 @@ def cv_table(name, X, y, methods):
                 order = rank(X[tr], y[tr])
                 dt = time.process_time() - t0
                 cols = order[:TOP]
+                if relevant is not None:
+                    found = cols[np.isin(cols, relevant)]
+                    hits.append(found.size)
+                    acc10.append(_svm().fit(X[tr][:, order[:10]], y[tr]).score(X[te][:, order[:10]], y[te]))
+                    acc_rel.append(_svm().fit(X[tr][:, found], y[tr]).score(X[te][:, found], y[te])
+                                   if found.size else np.mean(y[te] == np.bincount(y[tr] > 0).argmax() * 2 - 1))
             accs.append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
             times.append(dt)
         out[label] = (float(np.mean(accs)), float(np.mean(times)))
-        print(f"  {name:14s} {label:22s} accuracy {out[label][0]:.3f}  fit {out[label][1]:7.2f} s/fold", flush=True)
+        extra = ""
+        if hits:
+            out[label] += (float(np.mean(hits)), float(np.mean(acc10)), float(np.mean(acc_rel)))
+            extra = (f"  planted in top 50 {out[label][2]:.1f}  top-10 accuracy {out[label][3]:.3f}  "
+                     f"planted-of-top-50 accuracy {out[label][4]:.3f}")
+        print(f"  {name:14s} {label:22s} accuracy {out[label][0]:.3f}  fit {out[label][1]:7.2f} s/fold{extra}",
+              flush=True)
     return out
 
 
@@ -122,12 +142,20 @@ def bench_a(args):
             continue
         ds = load_csv_dataset(path)
         sets[name] = (ds.X, ds.y)
-    X, y, _, _ = planted_wide(n_features=2000 if args.quick else 10_000)
-    sets["planted"] = (X, y)
+    planted_sets = {}
+    for k in range(1 if args.quick else args.planted_draws):
+        X, y, pair, shifted = planted_wide(n_features=2000 if args.quick else 10_000, random_state=k)
+        sets[f"planted draw {k}"] = (X, y)
+        planted_sets[f"planted draw {k}"] = np.concatenate([pair, shifted])
     rows = []
     for name, (X, y) in sets.items():
         print(f"(a) {name}: {X.shape[0]} x {X.shape[1]}", flush=True)
-        rows.append((name, X.shape, cv_table(name, X, y, methods)))
+        rows.append((name, X.shape, cv_table(name, X, y, methods, planted_sets.get(name))))
+    planted = [res for name, _, res in rows if name.startswith("planted")]
+    if len(planted) > 1:  # one draw's 5-fold accuracy has a standard error of about 0.03: the mean of the draws
+        mean = {k: tuple(float(np.mean([r[k][i] for r in planted])) for i in range(len(planted[0][k])))
+                for k in methods}
+        rows.append((f"planted, mean of {len(planted)} draws", rows[-1][1], mean))
     labels = list(methods)
     print("\n(a) summary: mean accuracy over 5 folds (top 50, Gaussian SVM) / fit CPU s per fold; "
           "randSel ratios from the same run")
@@ -139,6 +167,16 @@ def bench_a(args):
         r, m, f = res["RandSel()"], res["MultiSURF"], res["f_classif"]
         print(f"| {name} {shape[0]}x{shape[1]} | " + " | ".join(cells)
               + f" | {r[0] - m[0]:+.3f} | {r[0] - f[0]:+.3f} | {r[1] / m[1]:.3f} |")
+    if planted:
+        ranked = [k for k in labels if methods[k] is not None]
+        print("\n(a) planted sets: planted features (2 XOR + 10 shifted) in the top 50 / accuracy on the top 10 / "
+              "accuracy on the planted features of the top 50 alone (mean over 5 folds)")
+        print("| data set | " + " | ".join(ranked) + " |")
+        print("| --- " * (len(ranked) + 1) + "|")
+        for name, shape, res in rows:
+            if name.startswith("planted"):
+                print(f"| {name} | " + " | ".join(f"{res[k][2]:.1f} / {res[k][3]:.3f} / {res[k][4]:.3f}"
+                                                   for k in ranked) + " |")
 
 
 def bench_b(args):
@@ -161,10 +199,38 @@ def bench_b(args):
         prev = (n, dt, peak)
 
 
+def bench_c(args):
+    """selected_ (the own model, with its permutation test after the screen) on real and on permuted labels."""
+    print("\n(c) RandSel() fitted on all samples: size of selected_ with the real labels and with permuted labels "
+          "(none is relevant), fit CPU s with the permutation null")
+    print("| data set | selected, real labels | selected, permuted labels (each draw) | fit s |")
+    print("| --- | --- | --- | --- |")
+    sets = {}
+    for name in REAL[:1] if args.quick else REAL:
+        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
+        if path is not None:
+            ds = load_csv_dataset(path)
+            sets[name] = (ds.X, ds.y, None)
+    X, y, pair, shifted = planted_wide(n_features=2000 if args.quick else 10_000, random_state=0)
+    sets["planted draw 0"] = (X, y, np.concatenate([pair, shifted]))
+    rng = np.random.default_rng(0)
+    for name, (X, y, planted) in sets.items():
+        t0 = time.process_time()
+        sel = RandSel(random_state=0).fit(X, y)
+        dt = time.process_time() - t0
+        real = f"{sel.selected_.size}"
+        if planted is not None:
+            real += f" ({np.isin(sel.selected_, planted).sum()} planted of {planted.size})"
+        fake = [RandSel(random_state=k + 1).fit(X, rng.permutation(y)).selected_.size for k in range(args.null_draws)]
+        print(f"| {name} {X.shape[0]}x{X.shape[1]} | {real} | {', '.join(map(str, fake))} | {dt:.2f} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
-    ap.add_argument("--only", choices=["a", "b"], default=None)
+    ap.add_argument("--only", choices=["a", "b", "c"], default=None)
+    ap.add_argument("--planted-draws", type=int, default=3, help="draws of the planted set in (a) (default 3)")
+    ap.add_argument("--null-draws", type=int, default=5, help="permuted labels per data set in (c) (default 5)")
     ap.add_argument("--old", action="store_true", help="also the thesis' old micro-array settings in (a)")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
     args = ap.parse_args()
@@ -176,6 +242,8 @@ def main():
             bench_a(args)
         if args.only in (None, "b"):
             bench_b(args)
+        if args.only in (None, "c"):
+            bench_c(args)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ several seeds.
 """
 
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,9 @@ import fscompbio.selection._randsel as rs
 from fscompbio.kernels import label_kernel
 from fscompbio.selection import RandSel
 from fscompbio.selection._gaussian_updates import CenteredTarget, PairLayout, batched_alignments_f32
+
+
+EXPRESSION = Path(__file__).resolve().parents[1] / "data" / "expression"
 
 
 def planted(n_samples=200, n_features=5000, seed=0):
@@ -101,7 +105,11 @@ def test_screen_schedule_history_and_determinism():
     assert np.all(sel.screened_[:n_screen]) and not np.any(sel.screened_[n_screen:])
     assert np.all(np.isnan(sel.zscores_history_[:n_screen]))
     assert np.all(sel.n_subsets_[:n_screen] == 40) and np.all(sel.n_batches_[:n_screen] == 20)
-    assert np.all(np.isin(sel.selected_, sel.support_history_[n_screen]))
+    # selected_ after a screen: the permutation test of the first iteration (19 permutations at alpha 0.05)
+    assert sel.n_permutations_ == 19 and sel.null_max_zscores_.shape == (19,)
+    assert sel.selected_iteration_ in (0, None)
+    np.testing.assert_array_equal(sel.selected_, np.flatnonzero(sel.pvalues_ <= sel.alpha))
+    np.testing.assert_array_equal(sel.selected_, np.flatnonzero(sel.test_zscores_ > sel.null_max_zscores_.max()))
     again = RandSel(**kw).fit(X, y)
     np.testing.assert_array_equal(sel.ranking_, again.ranking_)
     np.testing.assert_array_equal(sel.selected_, again.selected_)
@@ -109,8 +117,10 @@ def test_screen_schedule_history_and_determinism():
 
 def test_planted_200x5000_defaults():
     """200 x 5,000 with ten planted mean shifts and an XOR pair, defaults, seeds 0-2: all ten shifted
-    features in the top 50 (as many as f_classif's top 50 holds), at least one of them selected and no
-    irrelevant feature selected, within 4 s of CPU per fit (single-threaded)."""
+    features in the top 50 (as many as f_classif's top 50 holds), at least three of them selected and at
+    most one irrelevant feature selected in the three fits, within 4 s of CPU per fit (single-threaded,
+    with the permutation test of selected_)."""
+    false = []
     with threadpool_limits(1):
         for seed in range(3):
             X, y, pair, marg = planted(seed=seed)
@@ -121,8 +131,49 @@ def test_planted_200x5000_defaults():
             f_found = len(set(np.argsort(-f_classif(X, y)[0])[:50].tolist()) & set(marg.tolist()))
             assert found >= min(f_found, 10), (seed, found, f_found)
             chosen = set(sel.selected_.tolist())
-            assert chosen and chosen <= set(marg.tolist()) | set(pair.tolist()), (seed, sorted(chosen))
+            assert len(chosen & set(marg.tolist())) >= 3, (seed, sorted(chosen))
+            false.append(len(chosen - set(marg.tolist()) - set(pair.tolist())))
             assert dt < 4.0, (seed, dt)
+    assert sum(false) <= 1, false  # family-wise level 0.05 per fit: rarely one irrelevant feature in 3 fits
+
+
+def test_permutations_only_when_selected_is_the_model():
+    """The permutation null runs only on screened fits whose model is selected_; it does not change the
+    ranking; n_permutations=0 leaves selected_ empty after a screen; a given count is used as given."""
+    X, y, _, marg = planted(n_samples=100, n_features=1200, seed=4)
+    kw = dict(screen_subsets=60, n_subsets=100, random_state=0)
+    own = RandSel(**kw).fit(X, y)
+    ranked = RandSel(**kw, n_features_to_select=20).fit(X, y)
+    none = RandSel(**kw, n_permutations=0).fit(X, y)
+    nine = RandSel(**kw, n_permutations=9, alpha=0.1).fit(X, y)
+    assert (own.n_permutations_, ranked.n_permutations_, none.n_permutations_, nine.n_permutations_) == (19, 0, 0, 9)
+    for other in (ranked, none, nine):
+        np.testing.assert_array_equal(own.ranking_, other.ranking_)
+    assert none.selected_.size == 0 and np.all(none.pvalues_ == 1.0) and none.selected_iteration_ is None
+    assert set(own.selected_.tolist()) <= set(marg.tolist()) and own.selected_.size > 0
+    assert np.all(np.isin(nine.pvalues_, np.arange(1, 11) / 10))  # (1 + exceedances) / (1 + 9)
+    small = RandSel(n_subsets=100, random_state=0).fit(X[:, :300], y)  # no screen: no permutations
+    assert small.n_permutations_ == 0 and small.null_max_zscores_ is None
+
+
+@pytest.mark.parametrize("name", ["prostate_ge", "colon"])
+def test_microarray_selected_real_labels_not_permuted(name):
+    """On a micro-array at full width (prostate 102 x 5,966; colon 62 x 2,000), the screened fit's
+    selected_ holds features with the real labels and at most one in all of three fits on permuted
+    labels (where no feature is relevant). The exact iterations' test, given the data that the screen
+    chose its survivors from, selected 1-3 features on such permuted labels."""
+    from fscompbio.datasets import load_csv_dataset
+
+    ds = load_csv_dataset(EXPRESSION / f"{name}.csv.gz")
+    with threadpool_limits(1):
+        real = RandSel(random_state=0).fit(ds.X, ds.y)
+        rng = np.random.default_rng(0)
+        fake = [RandSel(random_state=k).fit(ds.X, rng.permutation(ds.y)).selected_.size for k in range(3)]
+    assert real.screened_[0] and real.selected_.size >= (20 if name == "prostate_ge" else 1), real.selected_.size
+    assert sum(fake) <= 1, fake
+    # the selected features separate the classes (a univariate check of what the test claims)
+    f, _ = f_classif(ds.X, ds.y)
+    assert np.median(f[real.selected_]) > np.quantile(f, 0.95)
 
 
 def test_wide_fake_class_selects_nothing():

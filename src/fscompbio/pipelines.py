@@ -259,7 +259,7 @@ class RandSelMKL(BinaryClassifierMixin, BaseEstimator):
     selector : estimator, default=None
         A selector exposing ``support_history_`` (nested feature sets, largest
         first), e.g. :class:`fscompbio.selection.RandSel`; ``None`` means
-        ``RandSel(balanced=True)``.
+        ``RandSel(balanced=True, n_permutations=0)``.
     mkl : estimator, default=None
         An :class:`fscompbio.prediction.LPBoostMKL`; its ``feature_sets`` is set
         from the selector. ``None`` means the default ``LPBoostMKL()``.
@@ -311,7 +311,7 @@ class RandSelMKL(BinaryClassifierMixin, BaseEstimator):
         if self.selector is not None:
             sel = clone(self.selector)
         else:
-            sel = RandSel(balanced=True)
+            sel = RandSel(balanced=True, n_permutations=0)  # the nested sets only, not selected_
         self.selector_ = _set_seed(sel, seed_sel).fit(X[sel_idx], y[sel_idx])
         sets = [np.asarray(s, dtype=int) for s in self.selector_.support_history_ if len(s) > 0]
         if self.max_sets is not None and len(sets) > self.max_sets:

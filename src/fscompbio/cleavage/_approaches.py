@@ -216,14 +216,16 @@ def make_approach(name, params=None):
         # randSel's error-controlled set is built to exclude false positives, not to predict: on 1,500 sparse-filtering
         # features it kept 2-5 (4-16 with the linear kernel) and the SVM on them found 5-19% of cleavage sites
         # (thesis config, 2026-11-22); its nested sets validated on held-out windows, as for RFE, by default
-        return SelectThenSVM(selector=RandSel(**kw), svm=svm, size=p.get("randsel_size", "validate"),
-                             select_max_per_class=sel_n)
+        size = p.get("randsel_size", "validate")
+        if size == "validate":  # the nested sets only: no permutation null for selected_ after a screen
+            kw = {"n_permutations": 0, **kw}
+        return SelectThenSVM(selector=RandSel(**kw), svm=svm, size=size, select_max_per_class=sel_n)
     if name in ("randsel_mkl", "randsel_mkl_original"):
         from ..prediction import LPBoostMKL
         from ..selection import RandSel
 
         return RandSelMKL(
-            selector=RandSel(**{"balanced": True, **dict(p.get("randsel", {}))}),
+            selector=RandSel(**{"balanced": True, "n_permutations": 0, **dict(p.get("randsel", {}))}),
             mkl=LPBoostMKL(**dict(p.get("mkl", {}))),
             max_sets=p.get("max_sets"),
             select_max_per_class=sel_n,
