@@ -93,6 +93,8 @@ rule ch5_sparse_filtering_fold:
         timing="results/representation/folds/{sf_split}/fold{fold}.timing.json",
     log:
         "logs/representation/folds/{sf_split}/fold{fold}.log",
+    benchmark:
+        "benchmarks/representation/folds/{sf_split}/fold{fold}.tsv"
     conda:
         "../envs/study.yaml"
     threads: 2
@@ -123,6 +125,8 @@ rule ch5_predict:
         timing="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.timing.json",
     log:
         "logs/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.log",
+    benchmark:
+        "benchmarks/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -166,6 +170,8 @@ rule ch5_table_P1:
         timing="results/chapter5/table_P1.timing.csv",
     log:
         "logs/chapter5/table_P1.log",
+    benchmark:
+        "benchmarks/chapter5/table_P1.tsv"
     localrule: True
     conda:
         "../envs/study.yaml"
@@ -186,6 +192,8 @@ rule ch5_fig5_3:
         report(figure("fig5_3"), caption=caption("fig5_3"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_3.log",
+    benchmark:
+        "benchmarks/chapter5/fig5_3.tsv"
     localrule: True
     conda:
         "../envs/study.yaml"
@@ -209,6 +217,8 @@ rule ch5_learning_curve:
         timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
     log:
         "logs/chapter5/learning_curve/{representation}/fold{fold}.log",
+    benchmark:
+        "benchmarks/chapter5/learning_curve/{representation}/fold{fold}.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -239,6 +249,8 @@ rule ch5_fig5_5:
         csv="figures/fig5_5.csv",
     log:
         "logs/chapter5/fig5_5.log",
+    benchmark:
+        "benchmarks/chapter5/fig5_5.tsv"
     localrule: True
     conda:
         "../envs/study.yaml"
@@ -260,6 +272,8 @@ rule ch5_fig5_4:
         npz="results/chapter5/fig5_4.npz",
     log:
         "logs/chapter5/fig5_4.log",
+    benchmark:
+        "benchmarks/chapter5/fig5_4.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -280,6 +294,8 @@ rule ch5_fig5_1:
         report(figure("fig5_1"), caption=caption("fig5_1"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_1.log",
+    benchmark:
+        "benchmarks/chapter5/fig5_1.tsv"
     localrule: True
     conda:
         "../envs/study.yaml"
@@ -302,6 +318,8 @@ rule ch5_fig5_2:
         report(figure("fig5_2"), caption=caption("fig5_2"), category="Chapter 5"),
     log:
         "logs/chapter5/fig5_2.log",
+    benchmark:
+        "benchmarks/chapter5/fig5_2.tsv"
     localrule: True
     conda:
         "../envs/study.yaml"
@@ -348,6 +366,8 @@ rule ch5_model_windows:
         json="results/chapter5/model/data/windows.json",
     log:
         "logs/chapter5/model_windows.log",
+    benchmark:
+        "benchmarks/chapter5/model_windows.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -374,6 +394,8 @@ rule ch5_model_encode:
         "results/chapter5/model/data/encoded.npz",
     log:
         "logs/chapter5/model_encode.log",
+    benchmark:
+        "benchmarks/chapter5/model_encode.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -395,6 +417,8 @@ rule ch5_model:
         timing="results/chapter5/model/cleavage_model.timing.json",
     log:
         "logs/chapter5/model.log",
+    benchmark:
+        "benchmarks/chapter5/model.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1

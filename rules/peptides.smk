@@ -20,6 +20,8 @@ rule ch5_windows:
         json="results/peptides/windows.json",
     log:
         "logs/peptides/windows.log",
+    benchmark:
+        "benchmarks/peptides/windows.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -46,6 +48,8 @@ rule ch5_encode:
         "results/peptides/encoded.npz",
     log:
         "logs/peptides/encode.log",
+    benchmark:
+        "benchmarks/peptides/encode.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -64,6 +68,8 @@ rule ch5_homology:
         json="results/peptides/homology.json",
     log:
         "logs/peptides/homology.log",
+    benchmark:
+        "benchmarks/peptides/homology.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1

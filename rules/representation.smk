@@ -17,6 +17,8 @@ rule ch5_sparse_filtering:
         model="results/representation/sparse_filtering.pkl",
     log:
         "logs/representation/sparse_filtering.log",
+    benchmark:
+        "benchmarks/representation/sparse_filtering.tsv"
     conda:
         "../envs/study.yaml"
     threads: 2
