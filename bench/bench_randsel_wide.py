@@ -10,7 +10,8 @@
     randSel's ratios against MultiSURF and f_classif from the same run. The planted set is drawn 3 times
     (one draw's 5-fold accuracy has a standard error of about 0.03) and the mean row compares them.
 (b) ``RandSel()`` fit time and peak traced memory (tracemalloc) on 200 x n synthetic sets, n = 1,000,
-    10,000, 50,000, with the growth exponent between successive sizes.
+    10,000, 50,000, ranking only and with the defaults (the permutation test of ``selected_``), with the
+    growth exponent between successive sizes.
 (c) ``RandSel()``'s own model ``selected_`` (after the screen, a permutation test) fitted on all samples:
     its size with the real labels and with 5 permuted labels (where no feature is relevant).
 
@@ -181,22 +182,27 @@ def bench_a(args):
 
 def bench_b(args):
     sizes = [1000, 5000] if args.quick else [1000, 10_000, 50_000]
-    print("\n(b) RandSel() on 200 x n planted sets: fit CPU time and peak traced memory")
-    print("| features | fit s | peak MiB | data MiB | time growth exponent | memory growth exponent |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("\n(b) RandSel() on 200 x n planted sets: fit CPU time and peak traced memory, ranking only "
+          "(n_features_to_select=50) and with the defaults (selected_ with its permutation test)")
+    print("| features | fit s, ranking | peak MiB, ranking | fit s, defaults | peak MiB, defaults | data MiB "
+          "| time growth exponent (ranking / defaults) | memory growth exponent (ranking / defaults) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     prev = None
     for n in sizes:
         X, y, _, _ = planted_wide(n_features=n, random_state=1)
-        tracemalloc.start()
-        t0 = time.process_time()
-        RandSel(random_state=0).fit(X, y)
-        dt = time.process_time() - t0
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
+        cur = [n]
+        for params in (dict(n_features_to_select=TOP), {}):
+            tracemalloc.start()
+            t0 = time.process_time()
+            RandSel(random_state=0, **params).fit(X, y)
+            cur += [time.process_time() - t0, tracemalloc.get_traced_memory()[1] / 2**20]
+            tracemalloc.stop()
         grow = ("", "") if prev is None else tuple(
-            f"{np.log(a / b) / np.log(n / prev[0]):.2f}" for a, b in ((dt, prev[1]), (peak, prev[2])))
-        print(f"| {n:,} | {dt:.2f} | {peak:.0f} | {X.nbytes / 2**20:.0f} | {grow[0]} | {grow[1]} |", flush=True)
-        prev = (n, dt, peak)
+            " / ".join(f"{np.log(cur[i] / prev[i]) / np.log(n / prev[0]):.2f}" for i in idx)
+            for idx in ((1, 3), (2, 4)))
+        print(f"| {n:,} | {cur[1]:.2f} | {cur[2]:.0f} | {cur[3]:.2f} | {cur[4]:.0f} | {X.nbytes / 2**20:.0f} "
+              f"| {grow[0]} | {grow[1]} |", flush=True)
+        prev = cur
 
 
 def bench_c(args):

@@ -529,7 +529,12 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
     h = max(1, n // 2)
     n_batches = _n_batches(n_sets, batch_size)
     sizes = np.diff(np.round(np.linspace(0, n_sets, n_batches + 1)).astype(int))
-    sums = np.zeros((n_batches, L, n))
+    # running sums over the batches (not the per-batch sums: (n_batches, L, n) would dominate the memory of
+    # a wide fit): the batch sums, their squares and the batch sizes give c and its standard error exactly as
+    # _estimates does
+    s1 = np.zeros((L, n))
+    s2 = np.zeros((L, n))
+    s1c = np.zeros((L, n))
     gamma = None
     ws = _Workspace()
     for b, B in enumerate(sizes):
@@ -548,9 +553,16 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
         for i in range(L):
             _, grad = _alignment_gradients(K, CenteredTarget(label_kernel(ys[i, rows], kind=kind), layout), estimator)
             V[:, i] = (grad * K * -gamma).sum(axis=1)
-        sums[b] = _transpose_product(Xb, ws, V).T
-    counts = np.broadcast_to(sizes[:, None], (n_batches, n)).astype(float)
-    return np.array([_normal_scores(*_estimates(sums[:, i], counts), n_batches) for i in range(L)])
+        batch = _transpose_product(Xb, ws, V).T  # (L, n)
+        s1 += batch
+        s2 += batch**2
+        s1c += batch * B
+    C, C2 = float(sizes.sum()), float((sizes.astype(float) ** 2).sum())
+    c = s1 / C
+    # sum_b (sums_b - c B_b)^2 = sum sums_b^2 - 2 c sum sums_b B_b + c^2 sum B_b^2
+    resid2 = np.maximum(s2 - 2.0 * c * s1c + c**2 * C2, 0.0)
+    se = np.sqrt(n_batches / (n_batches - 1) * resid2) / C
+    return np.array([_normal_scores(c[i], se[i], n_batches) for i in range(L)])
 
 
 class RandSel(SelectorMixin, BaseEstimator):
