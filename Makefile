@@ -16,7 +16,7 @@ STAMP  := $(VENV)/.installed-stamp
 LOCK   := requirements/lock.txt
 CORES  ?= 2
 
-.PHONY: install install-slurm sysdeps workflow thesis test test-slow test-latest lock envs lint fmt-check figure-index report bench estimate ci-slurm clean
+.PHONY: install install-slurm sysdeps workflow thesis thesis-figures test test-slow test-latest lock envs lint fmt-check figure-index report bench estimate ci-slurm clean
 
 install: $(STAMP)
 
@@ -75,6 +75,11 @@ workflow: $(STAMP) sysdeps
 
 thesis: $(STAMP) sysdeps
 	$(BIN)/snakemake --cores $(CORES) --configfile config/thesis.yaml
+
+# Every figure and table of the thesis config, redrawn from the archived run (archive/thesis/) without
+# refitting anything, into thesis_figures/figures/, and compared byte for byte with the archive's report.
+thesis-figures: $(STAMP) sysdeps
+	$(BIN)/python -m tools.run_archive redraw --archive archive/thesis --workdir thesis_figures --cores $(CORES) --check
 
 test: $(STAMP) sysdeps
 	$(BIN)/python -m pytest

@@ -97,7 +97,7 @@ rule ch5_sparse_filtering_fold:
         "benchmarks/representation/folds/{sf_split}/fold{fold}.tsv"
     conda:
         "../envs/study.yaml"
-    threads: 2
+    threads: config["chapter5"]["representation"]["blas_threads"]
     resources:
         mem_mb=mem_of("ch5_sparse_filtering"),
         runtime=runtime_of("ch5_sparse_filtering"),
@@ -107,6 +107,7 @@ rule ch5_sparse_filtering_fold:
         dtype=config["chapter5"]["representation"]["dtype"],
         batch_size=config["chapter5"]["representation"]["batch_size"],
         fit_max_samples=config["chapter5"]["representation"]["fit_max_samples"],
+        blas_threads=config["chapter5"]["representation"]["blas_threads"],
         n_folds=lambda wc: CH5_SPLITS[wc.sf_split][0],
         folds_seed=lambda wc: CH5_SPLITS[wc.sf_split][1],
         seed=lambda wc: derive_seed(config["seed"], "chapter5", "sparse_filtering", wc.sf_split, wc.fold),
@@ -264,27 +265,47 @@ rule ch5_fig5_5:
         "../scripts/plot_learning_curve.py"
 
 
-rule ch5_fig5_4:
+# figure 5.4's numbers: an SVM on a balanced sample of the sparse-filtering windows, the correlation of each
+# learned feature with the label on all windows and on the support vectors (a cluster job at the thesis' sizes)
+rule ch5_sv_correlations:
     input:
         "results/representation/sparse_filtering.npz",
     output:
-        png=report(figure("fig5_4"), caption=caption("fig5_4"), category="Chapter 5"),
-        npz="results/chapter5/fig5_4.npz",
+        "results/chapter5/fig5_4.npz",
     log:
-        "logs/chapter5/fig5_4.log",
+        "logs/chapter5/sv_correlations.log",
     benchmark:
-        "benchmarks/chapter5/fig5_4.tsv"
+        "benchmarks/chapter5/sv_correlations.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
     resources:
-        mem_mb=mem_of("ch5_fig5_4"),
-        runtime=runtime_of("ch5_fig5_4"),
+        mem_mb=mem_of("ch5_sv_correlations"),
+        runtime=runtime_of("ch5_sv_correlations"),
     params:
         max_per_class=CH5_PRED["fig5_4_max_per_class"],
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
         seed=derive_seed(config["seed"], "chapter5", "fig5_4"),
+    script:
+        "../scripts/sv_correlations.py"
+
+
+rule ch5_fig5_4:
+    input:
+        npz="results/chapter5/fig5_4.npz",
+        sf="results/representation/sparse_filtering.json",
+    output:
+        report(figure("fig5_4"), caption=caption("fig5_4"), category="Chapter 5"),
+    log:
+        "logs/chapter5/fig5_4.log",
+    localrule: True
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
     script:
         "../scripts/plot_feature_label_correlation.py"
 
@@ -421,7 +442,7 @@ rule ch5_model:
         "benchmarks/chapter5/model.tsv"
     conda:
         "../envs/study.yaml"
-    threads: 1
+    threads: config["chapter5"]["representation"]["blas_threads"]
     resources:
         mem_mb=lambda wc, attempt: memory_mb(CH5_MODEL_COSTS["ch5_model"](wc)[1], attempt),
         runtime=lambda wc, attempt: runtime_minutes(CH5_MODEL_COSTS["ch5_model"](wc)[0], attempt),

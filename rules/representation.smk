@@ -21,7 +21,7 @@ rule ch5_sparse_filtering:
         "benchmarks/representation/sparse_filtering.tsv"
     conda:
         "../envs/study.yaml"
-    threads: 2
+    threads: CH5_REPR["blas_threads"]
     resources:
         mem_mb=mem_of("ch5_sparse_filtering"),
         runtime=runtime_of("ch5_sparse_filtering"),
@@ -31,6 +31,7 @@ rule ch5_sparse_filtering:
         dtype=CH5_REPR["dtype"],
         batch_size=CH5_REPR["batch_size"],
         fit_max_samples=CH5_REPR["fit_max_samples"],
+        blas_threads=CH5_REPR["blas_threads"],
         seed=derive_seed(config["seed"], "chapter5", "sparse_filtering"),
     script:
         "../scripts/learn_sparse_filtering.py"

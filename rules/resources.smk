@@ -358,7 +358,7 @@ COSTS = {
         CH5_BASE_MB + ch5_data_mb(wc.representation == "sf") + ch5_train_mb(11 / 39, wc.representation == "sf"),
     ),
     # figure 5.4: an SVM on 2 x fig5_4_max_per_class windows; quick (1,000 per class, 200 features) 2.8 s CPU
-    "ch5_fig5_4": lambda wc: (
+    "ch5_sv_correlations": lambda wc: (
         10
         + 3
         * (config["chapter5"]["prediction"]["fig5_4_max_per_class"] / 1000) ** 2

@@ -29,7 +29,7 @@ logging.info("sparse filtering, %s fold %d: fit on %d of %d training windows (%d
              "features, max_iter %d, %s", split, fold, fit_rows.size, int(np.sum(folds != fold)),
              int(np.sum(folds == fold)), X.shape[1], p.n_features, p.max_iter, p.dtype)
 start = time.perf_counter()
-with threadpool_limits(limits=snakemake.threads, user_api="blas"):  # BLAS threads = the job's threads
+with threadpool_limits(limits=p.blas_threads, user_api="blas"):  # fixed by the config: part of the result
     sf = SparseFiltering(p.n_features, max_iter=p.max_iter, batch_size=p.batch_size,
                          dtype=np.dtype(p.dtype).type, random_state=p.seed).fit(X[fit_rows])
 seconds = time.perf_counter() - start

@@ -23,7 +23,7 @@ if p.fit_max_samples is not None and p.fit_max_samples < X.shape[0]:
 logging.info("sparse filtering: fit on %d of %d windows x %d -> %d features, max_iter %d, %s", fit_rows.size,
              *X.shape, p.n_features, p.max_iter, p.dtype)
 start = time.perf_counter()
-with threadpool_limits(limits=snakemake.threads, user_api="blas"):  # BLAS threads = the job's threads
+with threadpool_limits(limits=p.blas_threads, user_api="blas"):  # fixed by the config: part of the result
     sf = SparseFiltering(p.n_features, max_iter=p.max_iter, batch_size=p.batch_size,
                          dtype=np.dtype(p.dtype).type, random_state=p.seed).fit(X[fit_rows])
     fit_seconds = time.perf_counter() - start

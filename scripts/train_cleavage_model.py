@@ -40,8 +40,10 @@ with threadpool_limits(limits=snakemake.threads, user_api="blas"):
         rows = np.arange(y.size)
         if rep["fit_max_samples"] is not None and rep["fit_max_samples"] < y.size:
             rows = np.sort(np.random.default_rng(p.seed).choice(y.size, rep["fit_max_samples"], replace=False))
-        sparse_filter = SparseFiltering(rep["n_features"], max_iter=rep["max_iter"], batch_size=rep["batch_size"],
-                                        dtype=np.dtype(rep["dtype"]).type, random_state=p.seed).fit(enc["X"][rows])
+        with threadpool_limits(limits=rep["blas_threads"], user_api="blas"):  # fixed by the config: part of the result
+            sparse_filter = SparseFiltering(rep["n_features"], max_iter=rep["max_iter"],
+                                            batch_size=rep["batch_size"], dtype=np.dtype(rep["dtype"]).type,
+                                            random_state=p.seed).fit(enc["X"][rows])
         sf = sparse_filter.transform(enc["X"]).astype(np.float32)
     # the training windows of the chosen cell's protocol, drawn from every sequence's windows; only they are encoded
     rng = np.random.RandomState(p.seed)

@@ -11,6 +11,7 @@ silently loses its message fails here.
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -386,3 +387,42 @@ def test_bad_config_is_rejected_with_the_key(tmp_path):
     run = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
     assert run.returncode != 0
     assert "seed" in run.stdout + run.stderr
+
+
+def test_archive_redraws_the_report_without_refitting(workflow_run, tmp_path):
+    """The archive of a run (its small results, benchmarks and figures) redraws every figure and table byte
+    for byte in a fresh directory, with the fitting rules left out of the DAG: no fold is fitted again."""
+    sys.path.insert(0, str(REPO))
+    from tools.run_archive import collect, redraw, times
+
+    archive = tmp_path / "archive"
+    manifest = collect(workflow_run, [REPO / "config.yaml", *OVERRIDES, workflow_run / "my_study.yaml"], archive,
+                       "all")
+    assert manifest["n_jobs_not_run"] == 0 and manifest["jobs"] and manifest["report"]
+    # the small results and what the drawing rules read; not the fitted models nor the large matrices
+    assert not [f for f in manifest["files"] if f.endswith(".pkl")]
+    assert {"results/environment.json", "results/chapter5/fig5_4.npz"} <= set(manifest["files"])
+    assert "results/representation/sparse_filtering.npz" not in manifest["files"]
+    assert sum(p.stat().st_size for p in archive.rglob("*") if p.is_file()) < 20 * 2**20
+    assert redraw(archive, tmp_path / "redraw", cores=2) == []
+    redrawn = tmp_path / "redraw"
+    assert not (redrawn / "logs" / "chapter3" / "folds").exists() and not list(redrawn.rglob("*.pkl"))
+    assert "Drawn by commit" in (redrawn / "figures" / "PROVENANCE.md").read_text()
+    stages = times(archive)
+    assert "| chapter3 |" in stages and "| chapter4 |" in stages
+
+
+def test_sparse_filtering_does_not_depend_on_the_cores(workflow_run, tmp_path):
+    """L-BFGS amplifies the summation order of a threaded matrix product into different features: the fit's
+    BLAS threads come from the config, so ``--cores 1`` learns the same features as the run's ``--cores 2``."""
+    target = "results/representation/sparse_filtering.npz"
+    (tmp_path / "results" / "peptides").mkdir(parents=True)
+    shutil.copyfile(workflow_run / "results" / "peptides" / "encoded.npz",
+                    tmp_path / "results" / "peptides" / "encoded.npz")
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path),
+           "--configfile", str(REPO / "config.yaml"), *map(str, OVERRIDES), "--cores", "1",
+           "--allowed-rules", "ch5_sparse_filtering", "--", target]
+    run = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    mine, theirs = np.load(tmp_path / target), np.load(workflow_run / target)
+    assert np.array_equal(mine["W"], theirs["W"]) and np.array_equal(mine["X"], theirs["X"])

@@ -1,0 +1,366 @@
+"""Archive a run of the workflow, and redraw its figures and tables from the archive without refitting.
+
+    python -m tools.run_archive collect RUN_DIR [TARGET ...] [--configfile config/thesis.yaml ...]
+                                        [--archive archive/thesis] [--part NAME]
+    python -m tools.run_archive redraw [--archive archive/thesis] [--workdir thesis_figures] [--cores 2] [--check]
+    python -m tools.run_archive times [--archive archive/thesis]
+
+``collect`` takes a finished (or partly finished) run in ``RUN_DIR`` and copies into the archive:
+
+- ``files/``: every small result of the run's jobs (JSON, CSV, Markdown, TSV, text, and whatever a drawing
+  rule reads; at most :data:`MAX_BYTES` each) and the jobs' benchmark files (wall and CPU time, memory).
+  Large matrices (data sets, peptide windows, sparse-filtering features, per-window scores, fitted models)
+  are left out: they are recomputed cheaply or not needed to draw.
+- ``report/``: the figures and tables the run drew (``figures/``), the reference that ``redraw`` must
+  reproduce byte for byte.
+- ``parts/<part>.json``: the part's manifest: the run's commit (and whether its tree had changes), the
+  config file(s) and the SHA-256 of the config they make together (``redraw`` refuses a config that changed
+  since), the environment (:func:`fscompbio.environment.environment_record`), and every archived job with
+  its rule, archived outputs and measured times.
+
+A run may be collected in parts (a stage at a time): each part adds its files and its manifest.
+
+``redraw`` copies ``files/`` into a fresh working directory and runs Snakemake there on the report's
+targets with ``--allowed-rules`` set to every rule that made no archived file. Snakemake builds its DAG
+from the allowed rules only, so the archived results are source files to it: they are up to date whatever
+their dates, and the rules that made them (the fits) are not in the DAG and cannot run. What the drawing
+rules need and the archive does not hold (the data sets, the peptide windows) is recomputed by the allowed
+rules (:data:`RECOMPUTED_RULES`: seconds each; they are never archived). The drawn files are then compared with ``report/``; ``--check`` exits 1 when one
+differs. Code changed after the archive was made may draw differently: the archive's commit is in every
+manifest, and ``redraw`` writes ``figures/PROVENANCE.md`` naming it beside the commit that drew.
+
+``times`` prints the measured wall and CPU time per stage (the first directory under ``benchmarks/``)
+and the slowest jobs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+#: outputs archived (small, text): what the drawing rules read
+ARCHIVED_SUFFIXES = (".json", ".csv", ".md", ".tsv", ".txt")
+#: larger files are left out (and listed in the manifest)
+MAX_BYTES = 2 * 2**20
+#: the report: what the drawing rules write
+REPORT_DIR = "figures"
+#: data preparation, seconds per job: recomputed by ``redraw`` when a drawing rule needs it, never archived
+RECOMPUTED_RULES = frozenset({"dataset", "ch5_windows", "ch5_encode", "ch5_homology"})
+#: rules that record the run itself (the software it used): archived whole, their report files included, so
+#: that the redrawn report shows the run's environment, not the one that redraws it
+RUN_RECORD_RULES = frozenset({"environment"})
+
+
+# --------------------------------------------------------------------------
+# the jobs of a run, from a dry run
+# --------------------------------------------------------------------------
+def dry_run(configfiles, workdir, targets=(), forceall=True):
+    """The text of ``snakemake --dry-run [--forceall]`` of ``configfiles`` in ``workdir``."""
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
+           "--configfile", *map(str, configfiles), "--cores", "1", *(["--forceall"] if forceall else []),
+           "--dry-run", *targets]
+    run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=1800)
+    if run.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{run.stderr[-3000:]}")
+    return run.stdout
+
+
+def parse_jobs(text):
+    """[{"rule", "input", "output", "benchmark"}] of every job printed by a dry run."""
+    jobs, job = [], None
+    for line in text.splitlines():
+        m = re.match(r"^(?:local)?rule (\w+):$", line)
+        if m:
+            job = {"rule": m.group(1), "input": [], "output": [], "benchmark": None}
+            jobs.append(job)
+            continue
+        if job is None:
+            continue
+        m = re.match(r"^    (input|output|benchmark): (.*)$", line)
+        if m and m.group(1) in ("input", "output"):
+            job[m.group(1)] = m.group(2).split(", ")
+        elif m:
+            job["benchmark"] = m.group(2)
+        elif not line.startswith("    "):
+            job = None
+    return jobs
+
+
+def read_benchmark(path):
+    """``{"s", "cpu_time", "max_rss_mb"}`` of a Snakemake benchmark file (its last repeat)."""
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    if not rows:
+        return None
+    row = rows[-1]
+
+    def num(key):
+        try:
+            return float(row[key])
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    return {"s": num("s"), "cpu_time": num("cpu_time"), "max_rss_mb": num("max_rss")}
+
+
+def _git(workdir, *args):
+    run = subprocess.run(["git", "-C", str(workdir), *args], capture_output=True, text=True)
+    return run.stdout.strip() if run.returncode == 0 else None
+
+
+def _copy(src, dst):
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+
+
+# --------------------------------------------------------------------------
+# collect
+# --------------------------------------------------------------------------
+def _config_paths(configfiles):
+    return [Path(c) if Path(c).is_absolute() else (REPO / c).resolve() for c in configfiles]
+
+
+def _merged_config(configfiles):
+    """The config the files make together (later files update earlier ones, recursively, as Snakemake does)."""
+    import yaml
+
+    def update(base, new):
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(base.get(key), dict):
+                update(base[key], value)
+            else:
+                base[key] = value
+        return base
+
+    merged = {}
+    for path in configfiles:
+        update(merged, yaml.safe_load(Path(path).read_text()) or {})
+    return merged
+
+
+def config_digest(configfiles):
+    """SHA-256 of the merged config: an edit to a key the run's config overrides does not change it."""
+    text = json.dumps(_merged_config(configfiles), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _config_name(path):
+    path = Path(path)
+    return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
+
+
+def collect(run_dir, configfiles, archive, part, targets=()):
+    """Copy the small results, benchmarks and figures of the run in ``run_dir`` into ``archive``.
+
+    ``configfiles``: the config file(s) the run used, in order (paths relative to the repository or
+    absolute); ``targets``: the run's targets (default: the config's default target)."""
+    run_dir, archive = Path(run_dir).resolve(), Path(archive)
+    configfiles = _config_paths([configfiles] if isinstance(configfiles, (str, Path)) else configfiles)
+    jobs = parse_jobs(dry_run(configfiles, run_dir, targets))
+    if not jobs:
+        raise RuntimeError(f"the dry run of {configfiles} in {run_dir} lists no jobs")
+    def is_drawing(job):  # a drawing job writes into figures/: redrawn, its other outputs recomputed with it
+        return any(p.startswith(REPORT_DIR + "/") for p in job["output"]) and job["rule"] not in RUN_RECORD_RULES
+
+    # what the drawing jobs read: archived whatever its format (if small), since redraw does not recompute it
+    drawing_inputs = {p for job in jobs if is_drawing(job) for p in job["input"]}
+    files, report, skipped, archived_jobs, missing = [], [], [], [], 0
+    for job in jobs:
+        drawn = is_drawing(job)
+        if job["rule"] in RECOMPUTED_RULES:
+            continue
+        kept = []
+        for rel in job["output"]:
+            src = run_dir / rel
+            if not src.is_file():
+                continue
+            if drawn:
+                if rel.startswith(REPORT_DIR + "/"):
+                    _copy(src, archive / "report" / Path(rel).relative_to(REPORT_DIR))
+                    report.append(rel)
+            elif rel.endswith(ARCHIVED_SUFFIXES) or rel in drawing_inputs:
+                if rel.startswith(REPORT_DIR + "/"):  # a record of the run: a source file of the redraw
+                    _copy(src, archive / "report" / Path(rel).relative_to(REPORT_DIR))
+                    report.append(rel)
+                if src.stat().st_size > MAX_BYTES:
+                    skipped.append(rel)
+                    continue
+                _copy(src, archive / "files" / rel)
+                files.append(rel)
+                kept.append(rel)
+        bench = None
+        if job["benchmark"] and (run_dir / job["benchmark"]).is_file():
+            _copy(run_dir / job["benchmark"], archive / "files" / job["benchmark"])
+            bench = read_benchmark(run_dir / job["benchmark"])
+        if not drawn and not all((run_dir / p).is_file() for p in job["output"]):
+            missing += 1  # not run (yet): not archived
+            continue
+        if kept:
+            archived_jobs.append({"rule": job["rule"], "outputs": kept, "benchmark": job["benchmark"],
+                                  "times": bench})
+    from fscompbio.environment import environment_record
+
+    lock = REPO / "requirements" / "lock.txt"
+    manifest = {
+        "part": part,
+        "commit": _git(run_dir, "rev-parse", "HEAD"),
+        "tree_changed": bool(_git(run_dir, "status", "--porcelain", "--untracked-files=no")),
+        "configfiles": [_config_name(c) for c in configfiles],
+        "config_sha256": config_digest(configfiles),
+        "targets": list(targets),
+        "environment": environment_record(lock if lock.exists() else None),
+        "n_jobs_in_dag": len(jobs),
+        "n_jobs_not_run": missing,
+        "files": sorted(files),
+        "report": sorted(report),
+        "left_out_larger_than_max": sorted(skipped),
+        "left_out_but_drawn_from": sorted(set(skipped) & drawing_inputs),
+        "jobs": archived_jobs,
+    }
+    if manifest["left_out_but_drawn_from"]:
+        print(f"warning: {part}: drawing rules read {', '.join(manifest['left_out_but_drawn_from'])}, larger than "
+              f"{MAX_BYTES // 2**20} MiB and not archived: redraw will fail on them", file=sys.stderr)
+    out = archive / "parts" / f"{part}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    size = sum(p.stat().st_size for p in archive.rglob("*") if p.is_file())
+    print(f"{part}: {len(archived_jobs)} jobs archived ({missing} of {len(jobs)} not run), {len(files)} result "
+          f"files, {len(report)} report files, {len(skipped)} left out (> {MAX_BYTES // 2**20} MiB); "
+          f"archive now {size / 2**20:.1f} MiB")
+    return manifest
+
+
+def manifests(archive):
+    paths = sorted((Path(archive) / "parts").glob("*.json"))
+    if not paths:
+        raise FileNotFoundError(f"no manifest in {Path(archive) / 'parts'}: collect a run first")
+    return [json.loads(p.read_text()) for p in paths]
+
+
+# --------------------------------------------------------------------------
+# redraw
+# --------------------------------------------------------------------------
+def all_rules(configfiles):
+    with tempfile.TemporaryDirectory() as scratch:
+        return sorted({j["rule"] for j in parse_jobs(dry_run(configfiles, scratch))})
+
+
+def redraw(archive, workdir, cores=2, check=False, keep=False):
+    """Draw the report's figures and tables from the archive in ``workdir``; compare them with the report.
+
+    Returns the list of report files that differ (or are missing)."""
+    archive, workdir = Path(archive).resolve(), Path(workdir).resolve()
+    parts = manifests(archive)
+    configs = {tuple(m["configfiles"]) for m in parts}
+    if len(configs) != 1:
+        raise ValueError(f"the archive's parts come from different configs: {sorted(configs)}")
+    configfiles = _config_paths(configs.pop())
+    now = config_digest(configfiles)
+    for m in parts:  # the config must be the one the results came from
+        if now != m["config_sha256"]:
+            raise ValueError(f"the config of {' + '.join(map(_config_name, configfiles))} changed since part "
+                             f"{m['part']!r} was archived: the archived results are not the config's; run it "
+                             "again and collect it")
+    archived_rules = {j["rule"] for m in parts for j in m["jobs"]}
+    allowed = [r for r in all_rules(configfiles) if r not in archived_rules]
+    targets = sorted({t for m in parts for t in m["report"]})
+    if workdir.exists() and not keep:
+        shutil.rmtree(workdir)
+    shutil.copytree(archive / "files", workdir, dirs_exist_ok=True)
+    # the report files archived as records of the run (the environment) are source files, not targets
+    drawn = [t for t in targets if not (workdir / t).exists()]
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
+           "--configfile", *map(str, configfiles), "--cores", str(cores), "--allowed-rules", *allowed, "--",
+           *drawn]
+    print(f"redraw: {len(targets)} report files from {len(parts)} archived part(s), "
+          f"{len(archived_rules)} archived rules left out of the DAG", flush=True)
+    run = subprocess.run(cmd, cwd=workdir)
+    if run.returncode != 0:
+        raise RuntimeError(f"snakemake failed ({run.returncode}): {' '.join(cmd)}")
+    commits = sorted({m["commit"] for m in parts if m["commit"]})
+    here = _git(REPO, "rev-parse", "HEAD")
+    provenance = [
+        "# Provenance of these figures and tables",
+        "",
+        f"Drawn by commit {here} from the archive `{os.path.relpath(archive, REPO)}`, whose results were "
+        f"computed by commit(s) {', '.join(commits)}.",
+    ]
+    if any(c != here for c in commits):
+        provenance.append("The drawing code may have changed since: compare with the archive's report.")
+    (workdir / REPORT_DIR / "PROVENANCE.md").write_text("\n".join(provenance) + "\n")
+    differ = []
+    for rel in targets:
+        mine, ref = workdir / rel, archive / "report" / Path(rel).relative_to(REPORT_DIR)
+        if not mine.is_file() or mine.read_bytes() != ref.read_bytes():
+            differ.append(rel)
+    print(f"redraw: {len(targets) - len(differ)} of {len(targets)} report files byte-identical to the archive's"
+          + (f"; differ: {', '.join(differ)}" if differ else ""))
+    if check and differ:
+        sys.exit(1)
+    return differ
+
+
+# --------------------------------------------------------------------------
+# times
+# --------------------------------------------------------------------------
+def times(archive, n_slowest=10):
+    """Measured wall and CPU time per stage and the slowest jobs, as Markdown."""
+    rows = [(j, m["part"]) for m in manifests(archive) for j in m["jobs"] if j.get("times")]
+    stages = defaultdict(lambda: [0, 0.0, 0.0])
+    for j, _ in rows:
+        stage = Path(j["benchmark"]).parts[1] if j["benchmark"] else "?"
+        st = stages[stage]
+        st[0] += 1
+        st[1] += j["times"]["s"] or 0.0
+        st[2] += j["times"]["cpu_time"] or 0.0
+    lines = ["| stage | jobs timed | job wall-hours (sum) | CPU-hours |", "| --- | ---: | ---: | ---: |"]
+    for stage, (n, s, c) in sorted(stages.items()):
+        lines.append(f"| {stage} | {n} | {s / 3600:.2f} | {c / 3600:.2f} |")
+    lines += ["", "| slowest jobs | rule | wall s | CPU s | max RSS MB |", "| --- | --- | ---: | ---: | ---: |"]
+    for j, _ in sorted(rows, key=lambda r: -(r[0]["times"]["s"] or 0))[:n_slowest]:
+        t = j["times"]
+        lines.append(f"| `{j['outputs'][0]}` | {j['rule']} | {t['s']:.0f} | {t['cpu_time'] or 0:.0f} | "
+                     f"{t['max_rss_mb'] or 0:.0f} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="archive the small results, benchmarks and figures of a run")
+    c.add_argument("run_dir")
+    c.add_argument("targets", nargs="*", help="the run's targets (default: the config's default target)")
+    c.add_argument("--configfile", nargs="+", default=["config.yaml", "config/thesis.yaml"],
+                   help="the run's config files, in order (the workflow's config.yaml first)")
+    c.add_argument("--archive", default="archive/thesis")
+    c.add_argument("--part", default="all")
+    r = sub.add_parser("redraw", help="draw the report from the archive, refitting nothing")
+    r.add_argument("--archive", default="archive/thesis")
+    r.add_argument("--workdir", default="thesis_figures")
+    r.add_argument("--cores", type=int, default=2)
+    r.add_argument("--check", action="store_true", help="exit 1 when a drawn file differs from the report")
+    t = sub.add_parser("times", help="measured time per stage and the slowest jobs")
+    t.add_argument("--archive", default="archive/thesis")
+    t.add_argument("--slowest", type=int, default=10)
+    args = ap.parse_args(argv)
+    if args.command == "collect":
+        collect(args.run_dir, args.configfile, args.archive, args.part, args.targets)
+    elif args.command == "redraw":
+        redraw(args.archive, args.workdir, args.cores, args.check)
+    else:
+        print(times(args.archive, args.slowest))
+
+
+if __name__ == "__main__":
+    main()
