@@ -363,6 +363,27 @@ def test_randsel_linear_width_is_the_linear_kernel():
     assert make_approach("randsel_linear").selector.width == LINEAR_WIDTH_MULTIPLIER
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_randsel_linear_screens_wide_data_with_the_linear_kernel(seed):
+    """On more than 500 features randSel screens first; the linear variant's screen must use the linear kernel
+    too, or both variants keep the same screened sets (table P1's two randSel rows were equal on 1,500 sparse-
+    filtering features)."""
+    rng = np.random.default_rng(seed)
+    n, d = 300, 600
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    X = X[:, rng.permutation(d)]
+    sets, widths = {}, {}
+    for name in ("randsel", "randsel_linear"):
+        sel = make_approach(name).selector.set_params(random_state=seed, n_features_to_select=2).fit(X, y)
+        screened = np.flatnonzero(sel.screened_)
+        assert screened.size >= 3  # 600 -> 300 -> 150 -> 75 -> 50
+        sets[name] = [set(map(int, sel.support_history_[i + 1])) for i in screened]
+        widths[name] = set(sel.widths_[screened])
+    assert widths == {"randsel": {2.0}, "randsel_linear": {LINEAR_WIDTH_MULTIPLIER}}
+    assert sets["randsel"] != sets["randsel_linear"]  # the screens keep different features
+
+
 # ----------------------------------------------------------------------------- the combined scorer
 def _choices(n_groups, n_alt, w, seed):
     """Groups of n_alt alternatives with standard normal features, one chosen by softmax(F w) per group."""

@@ -211,8 +211,8 @@ def make_approach(name, params=None):
         from ..selection import RandSel
 
         kw = {"balanced": True, **dict(p.get("randsel", {}))}
-        if name == "randsel_linear":
-            kw["width"] = LINEAR_WIDTH_MULTIPLIER
+        if name == "randsel_linear":  # the linear kernel in the exact iterations and in the screen of wide data
+            kw["width"] = kw["screen_width"] = LINEAR_WIDTH_MULTIPLIER
         # randSel's error-controlled set is built to exclude false positives, not to predict: on 1,500 sparse-filtering
         # features it kept 2-5 (4-16 with the linear kernel) and the SVM on them found 5-19% of cleavage sites
         # (thesis config, 2026-11-22); its nested sets validated on held-out windows, as for RFE, by default
