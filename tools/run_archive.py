@@ -160,11 +160,12 @@ def _config_name(path):
     return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
 
 
-def collect(run_dir, configfiles, archive, part, targets=()):
+def collect(run_dir, configfiles, archive, part, targets=(), note=None):
     """Copy the small results, benchmarks and figures of the run in ``run_dir`` into ``archive``.
 
     ``configfiles``: the config file(s) the run used, in order (paths relative to the repository or
-    absolute); ``targets``: the run's targets (default: the config's default target)."""
+    absolute); ``targets``: the run's targets (default: the config's default target); ``note``: what a reader
+    should know about how the part was computed (kept in the manifest and in the redrawn provenance)."""
     run_dir, archive = Path(run_dir).resolve(), Path(archive)
     configfiles = _config_paths([configfiles] if isinstance(configfiles, (str, Path)) else configfiles)
     jobs = parse_jobs(dry_run(configfiles, run_dir, targets))
@@ -216,6 +217,7 @@ def collect(run_dir, configfiles, archive, part, targets=()):
         "part": part,
         "commit": _git(run_dir, "rev-parse", "HEAD"),
         "tree_changed": bool(_git(run_dir, "status", "--porcelain", "--untracked-files=no")),
+        "note": note,
         "configfiles": [_config_name(c) for c in configfiles],
         "config_sha256": config_digest(configfiles),
         "targets": list(targets),
@@ -298,6 +300,7 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
     ]
     if any(c != here for c in commits):
         provenance.append("The drawing code may have changed since: compare with the archive's report.")
+    provenance += [f"Part {m['part']!r}: {m['note']}" for m in parts if m.get("note")]
     (workdir / REPORT_DIR / "PROVENANCE.md").write_text("\n".join(provenance) + "\n")
     differ = []
     for rel in targets:
@@ -345,6 +348,7 @@ def main(argv=None):
                    help="the run's config files, in order (the workflow's config.yaml first)")
     c.add_argument("--archive", default="archive/thesis")
     c.add_argument("--part", default="all")
+    c.add_argument("--note", help="how the part was computed, when its commit does not say it all")
     r = sub.add_parser("redraw", help="draw the report from the archive, refitting nothing")
     r.add_argument("--archive", default="archive/thesis")
     r.add_argument("--workdir", default="thesis_figures")
@@ -355,7 +359,7 @@ def main(argv=None):
     t.add_argument("--slowest", type=int, default=10)
     args = ap.parse_args(argv)
     if args.command == "collect":
-        collect(args.run_dir, args.configfile, args.archive, args.part, args.targets)
+        collect(args.run_dir, args.configfile, args.archive, args.part, args.targets, args.note)
     elif args.command == "redraw":
         redraw(args.archive, args.workdir, args.cores, args.check)
     else:
