@@ -2,10 +2,10 @@
 surviving sets (thesis figure 4.3, and figure 2 of "Principled Non-Linear Feature Selection": figP_2)."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import time  # noqa: E402
 

@@ -1,10 +1,10 @@
 """Chapter 5: read the signal peptides, cut the 12-residue cleavage windows, keep n_sequences of them."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0], fmt="%(asctime)s %(levelname)s %(message)s")
 
 import numpy as np  # noqa: E402
 

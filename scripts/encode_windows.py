@@ -1,10 +1,10 @@
 """Chapter 5: encode every window by the standardised amino-acid scales (648 values for 12 x 54) and by residue codes."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0], fmt="%(asctime)s %(levelname)s %(message)s")
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402

@@ -3,10 +3,10 @@ figures/claims.md (one row per claim: its figures, the study's sentence, the rea
 numbers it used)."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from fscompbio.claims import claims_markdown, claims_table, load_run, verdict_counts  # noqa: E402
 from fscompbio.io import atomic_path, write_text  # noqa: E402

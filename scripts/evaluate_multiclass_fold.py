@@ -2,10 +2,10 @@
 Gaussian SVM) or the one-vs-rest l1-logistic baseline, on a multi-class data set."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from threadpoolctl import threadpool_limits  # noqa: E402
 

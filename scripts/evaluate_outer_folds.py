@@ -6,10 +6,10 @@ reuses this script. Wall-clock timings go to their own file (output.timing), so 
 (output.json) of one config are byte-identical from run to run."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.evaluation import (  # noqa: E402

@@ -3,11 +3,11 @@ only (all of them, or a random subsample), for the approaches and the learning c
 
 import logging
 import pickle
-import sys
 import time
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0], fmt="%(asctime)s %(levelname)s %(message)s")
 
 import numpy as np  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402

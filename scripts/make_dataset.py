@@ -1,10 +1,10 @@
 """Write one data set in the .npz format: a registered synthetic set, or a configured CSV matrix."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0], fmt="%(asctime)s %(levelname)s %(message)s")
 
 from fscompbio.datasets import load_csv_dataset, make_dataset, save_dataset, top_variance  # noqa: E402
 

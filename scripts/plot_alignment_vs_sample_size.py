@@ -1,10 +1,10 @@
 """Thesis figure 4.1: mean alignment versus sample size over bootstraps."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import numpy as np  # noqa: E402
 

@@ -1,8 +1,8 @@
 """Thesis figure 3.2: loss functions for classification."""
 
-import sys
+from fscompbio.joblog import start_job_log
 
-sys.stderr = open(snakemake.log[0], "w")
+start_job_log(snakemake.log[0])
 
 import numpy as np  # noqa: E402
 

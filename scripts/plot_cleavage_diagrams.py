@@ -1,10 +1,9 @@
 """Thesis figures 5.1 (the architecture) and 5.2 (the representation) as diagrams."""
 
-import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import pandas as pd  # noqa: E402
 

@@ -2,10 +2,10 @@
 others with 0.05): selection matrices, mean variance and the log-likelihood of eq. 2.8."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import numpy as np  # noqa: E402
 

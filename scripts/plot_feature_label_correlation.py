@@ -1,11 +1,10 @@
 """Thesis figure 5.4: correlation of each learned feature with the label, all windows versus support vectors."""
 
 import json
-import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import numpy as np  # noqa: E402
 

@@ -1,10 +1,10 @@
 """Thesis figure 2.1: the Lasso regularisation path on a real data set."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402

@@ -1,10 +1,10 @@
 """Figure 5.5: the learning curve (accuracy against training windows) of the three representations."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import pandas as pd  # noqa: E402
 

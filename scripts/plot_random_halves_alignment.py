@@ -1,10 +1,10 @@
 """Thesis figure 4.2: alignment of random feature halves on XOR with 5..25 irrelevant features."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import numpy as np  # noqa: E402
 

@@ -2,10 +2,10 @@
 "Principled Non-Linear Feature Selection" (figP_2)."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import numpy as np  # noqa: E402
 

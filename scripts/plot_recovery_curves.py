@@ -2,10 +2,10 @@
 and method; the table (CSV, Markdown) and the figure."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from fscompbio.evaluation import method_spec, recovery_table  # noqa: E402
 from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402

@@ -6,8 +6,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import yaml  # noqa: E402
 

@@ -3,10 +3,10 @@ recall, mean variance, log-likelihood per method, one bar per model selection, f
 dotted line is the accuracy of always predicting the training majority class, from the summary."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import pandas as pd  # noqa: E402
 

@@ -1,10 +1,10 @@
 """The software of this run: results/environment.json, and figures/environment.csv for the report."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import pandas as pd  # noqa: E402
 

@@ -2,10 +2,10 @@
 variance and the consistency log-likelihood of eq. 2.8 (the rows of figures 3.3-3.13 and 4.4-4.14)."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from collections import defaultdict  # noqa: E402
 

@@ -1,10 +1,10 @@
 """Thesis table 3.1: class proportions of the six synthetic sets, beside the thesis' counts."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from fscompbio.studies import class_proportions  # noqa: E402
 from fscompbio.datasets import load_dataset  # noqa: E402

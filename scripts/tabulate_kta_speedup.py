@@ -2,10 +2,10 @@
 paired (data set, outer fold) runs; read from the wall-clock timing files of the fold jobs."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 import pandas as pd  # noqa: E402
 

@@ -2,10 +2,10 @@
 data set and method, mean +- sd over the reshuffles."""
 
 import logging
-import sys
 
-sys.stderr = open(snakemake.log[0], "w")
-logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+from fscompbio.joblog import start_job_log
+
+start_job_log(snakemake.log[0])
 
 from fscompbio.evaluation import reshuffle_table  # noqa: E402
 from fscompbio.io import atomic_path, read_json, write_text  # noqa: E402

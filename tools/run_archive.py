@@ -30,7 +30,10 @@ differs. Code changed after the archive was made may draw differently: the archi
 manifest, and ``redraw`` writes ``figures/PROVENANCE.md`` naming it beside the commit that drew.
 
 ``times`` prints the measured wall and CPU time per stage (the first directory under ``benchmarks/``)
-and the slowest jobs.
+and the slowest jobs. Wall time is the benchmark file's; CPU time is the one each job measures itself and
+writes as its log's last line (:mod:`fscompbio.joblog`): Snakemake's benchmark samples CPU time and loses
+what a job burns after its last sample, so its figure is kept in the manifest but not summed. Parts run
+before the jobs measured themselves have wall times only.
 """
 
 from __future__ import annotations
@@ -77,18 +80,18 @@ def dry_run(configfiles, workdir, targets=(), forceall=True):
 
 
 def parse_jobs(text):
-    """[{"rule", "input", "output", "benchmark"}] of every job printed by a dry run."""
+    """[{"rule", "input", "output", "log", "benchmark"}] of every job printed by a dry run."""
     jobs, job = [], None
     for line in text.splitlines():
         m = re.match(r"^(?:local)?rule (\w+):$", line)
         if m:
-            job = {"rule": m.group(1), "input": [], "output": [], "benchmark": None}
+            job = {"rule": m.group(1), "input": [], "output": [], "log": [], "benchmark": None}
             jobs.append(job)
             continue
         if job is None:
             continue
-        m = re.match(r"^    (input|output|benchmark): (.*)$", line)
-        if m and m.group(1) in ("input", "output"):
+        m = re.match(r"^    (input|output|log|benchmark): (.*)$", line)
+        if m and m.group(1) in ("input", "output", "log"):
             job[m.group(1)] = m.group(2).split(", ")
         elif m:
             job["benchmark"] = m.group(2)
@@ -166,6 +169,8 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None):
     ``configfiles``: the config file(s) the run used, in order (paths relative to the repository or
     absolute); ``targets``: the run's targets (default: the config's default target); ``note``: what a reader
     should know about how the part was computed (kept in the manifest and in the redrawn provenance)."""
+    from fscompbio.joblog import read_job_resources
+
     run_dir, archive = Path(run_dir).resolve(), Path(archive)
     configfiles = _config_paths([configfiles] if isinstance(configfiles, (str, Path)) else configfiles)
     jobs = parse_jobs(dry_run(configfiles, run_dir, targets))
@@ -204,6 +209,9 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None):
         if job["benchmark"] and (run_dir / job["benchmark"]).is_file():
             _copy(run_dir / job["benchmark"], archive / "files" / job["benchmark"])
             bench = read_benchmark(run_dir / job["benchmark"])
+        if bench is not None:  # the job's own CPU time (the benchmark's is sampled and undercounts)
+            own = next((r for r in (read_job_resources(run_dir / p) for p in job["log"]) if r), None)
+            bench["job_cpu_s"] = own["cpu_s"] if own else None
         if not drawn and not all((run_dir / p).is_file() for p in job["output"]):
             missing += 1  # not run (yet): not archived
             continue
@@ -318,23 +326,30 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
 # times
 # --------------------------------------------------------------------------
 def times(archive, n_slowest=10):
-    """Measured wall and CPU time per stage and the slowest jobs, as Markdown."""
+    """Measured wall and CPU time per stage and the slowest jobs, as Markdown.
+
+    CPU time is summed over the jobs that measured their own (``job_cpu_s``); the table says how many did.
+    """
     rows = [(j, m["part"]) for m in manifests(archive) for j in m["jobs"] if j.get("times")]
-    stages = defaultdict(lambda: [0, 0.0, 0.0])
+    stages = defaultdict(lambda: [0, 0.0, 0, 0.0])
     for j, _ in rows:
         stage = Path(j["benchmark"]).parts[1] if j["benchmark"] else "?"
         st = stages[stage]
         st[0] += 1
         st[1] += j["times"]["s"] or 0.0
-        st[2] += j["times"]["cpu_time"] or 0.0
-    lines = ["| stage | jobs timed | job wall-hours (sum) | CPU-hours |", "| --- | ---: | ---: | ---: |"]
-    for stage, (n, s, c) in sorted(stages.items()):
-        lines.append(f"| {stage} | {n} | {s / 3600:.2f} | {c / 3600:.2f} |")
+        if j["times"].get("job_cpu_s") is not None:
+            st[2] += 1
+            st[3] += j["times"]["job_cpu_s"]
+    lines = ["| stage | jobs timed | job wall-hours (sum) | jobs with CPU measured | their CPU-hours |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for stage, (n, s, n_cpu, c) in sorted(stages.items()):
+        lines.append(f"| {stage} | {n} | {s / 3600:.2f} | {n_cpu} | {c / 3600:.2f} |" if n_cpu else
+                     f"| {stage} | {n} | {s / 3600:.2f} | 0 | - |")
     lines += ["", "| slowest jobs | rule | wall s | CPU s | max RSS MB |", "| --- | --- | ---: | ---: | ---: |"]
     for j, _ in sorted(rows, key=lambda r: -(r[0]["times"]["s"] or 0))[:n_slowest]:
         t = j["times"]
-        lines.append(f"| `{j['outputs'][0]}` | {j['rule']} | {t['s']:.0f} | {t['cpu_time'] or 0:.0f} | "
-                     f"{t['max_rss_mb'] or 0:.0f} |")
+        cpu = "-" if t.get("job_cpu_s") is None else f"{t['job_cpu_s']:.0f}"
+        lines.append(f"| `{j['outputs'][0]}` | {j['rule']} | {t['s']:.0f} | {cpu} | {t['max_rss_mb'] or 0:.0f} |")
     return "\n".join(lines)
 
 
