@@ -16,7 +16,7 @@ PACKAGE = REPO / "src" / "fscompbio"
 #: floor of each unit (a subpackage or a top-level module), from the ground up
 FLOORS = [
     {"fscompbio"},  # the package's root: its version, no imports
-    {"_compat", "_lazy", "_scaling", "io", "seeding", "kernels", "environment"},
+    {"_compat", "_lazy", "_scaling", "io", "seeding", "kernels", "environment", "joblog"},
     {"datasets", "sequences", "representation"},
     {"prediction"},
     {"selection"},

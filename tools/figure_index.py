@@ -13,8 +13,8 @@ What it reads:
 3. The scripts, by ``ast``: the functions they import from ``fscompbio.plots`` and call (the package-level
    helpers ``save_figure`` and ``table_markdown`` left out), and the table builders (a name with "table")
    they call from other ``fscompbio`` modules; a script that calls none of them gets the ``fscompbio``
-   functions it calls (``fscompbio.io`` aside). When one script makes several ids and some of its functions
-   name an id (``plot_fig2_2`` for ``fig2_2``), only those are listed for that id.
+   functions it calls (``fscompbio.io`` and ``fscompbio.joblog`` aside). When one script makes several ids
+   and some of its functions name an id (``plot_fig2_2`` for ``fig2_2``), only those are listed for that id.
 
 The table is written between the two marker comments of README.md (MARKERS); tests/test_figure_index.py
 fails when it differs from the generated one.
@@ -152,8 +152,9 @@ def called_functions(script):
                    key=lambda n: (n.lineno, n.col_offset))
     called = [imported[c.func.id] for c in calls if c.func.id in imported]
     drawing = [name for name, d in called if d]
-    # no plotting or table function (e.g. the environment's record): the fscompbio functions it calls, I/O aside
-    return tuple(dict.fromkeys(drawing or [name for name, _ in called if not name.startswith("io.")]))
+    # no plotting or table function (e.g. the environment's record): the fscompbio functions it calls,
+    # I/O and the job log aside
+    return tuple(dict.fromkeys(drawing or [name for name, _ in called if not name.startswith(("io.", "joblog."))]))
 
 
 def _names_id(function, fig):
