@@ -1,5 +1,5 @@
-"""The archive of the thesis config's results (archive/thesis/): it redraws its own report byte for byte, and a
-config that changed since it was made is refused."""
+"""The archive of the thesis config's results (archive/thesis/): it redraws its own report byte for byte with
+the config its results came from, and refuses a part of another config."""
 
 import json
 import shutil
@@ -10,7 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from tools.run_archive import config_digest, manifests, redraw  # noqa: E402
+from tools.run_archive import _digest, _keep_archive_config, archive_config, manifests, redraw  # noqa: E402
 
 ARCHIVE = REPO / "archive" / "thesis"
 pytestmark = pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no archived run")
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no arc
 def test_every_part_records_its_provenance():
     for m in manifests(ARCHIVE):
         assert len(m["commit"]) == 40 and m["environment"]["packages"]
-        assert m["config_sha256"] == config_digest([REPO / c for c in m["configfiles"]])
+        assert m["config_sha256"] == _digest(archive_config(ARCHIVE))
         assert m["n_jobs_not_run"] == 0 and not m["left_out_but_drawn_from"]
         timed = [j for j in m["jobs"] if j["times"]]
         assert len(timed) >= 0.9 * len(m["jobs"])
@@ -33,12 +33,19 @@ def test_the_archive_redraws_its_report_byte_for_byte(tmp_path):
     assert "computed by commit" in (tmp_path / "redraw" / "figures" / "PROVENANCE.md").read_text()
 
 
-def test_a_changed_config_is_refused(tmp_path):
+def test_an_archive_edited_by_hand_is_refused(tmp_path):
     archive = tmp_path / "archive"
     shutil.copytree(ARCHIVE / "parts", archive / "parts")
-    part = next((archive / "parts").glob("*.json"))
-    m = json.loads(part.read_text())
-    m["config_sha256"] = "0" * 64
-    part.write_text(json.dumps(m))
-    with pytest.raises(ValueError, match="changed since part"):
+    config = (ARCHIVE / "config.yaml").read_text()
+    (archive / "config.yaml").write_text(config.replace("outer_folds: 10", "outer_folds: 9", 1))
+    with pytest.raises(ValueError, match="is not the config part"):
         redraw(archive, tmp_path / "redraw")
+
+
+def test_a_part_of_another_config_is_refused(tmp_path):
+    shutil.copyfile(ARCHIVE / "config.yaml", tmp_path / "config.yaml")
+    other = archive_config(ARCHIVE)
+    other["chapter4"]["outer_folds"] = 5
+    with pytest.raises(ValueError, match="chapter4.outer_folds differ"):
+        _keep_archive_config(tmp_path, other, "chapter4")
+    _keep_archive_config(tmp_path, archive_config(ARCHIVE), "chapter4")  # the same config: accepted

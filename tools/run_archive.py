@@ -13,9 +13,11 @@
   are left out: they are recomputed cheaply or not needed to draw.
 - ``report/``: the figures and tables the run drew (``figures/``), the reference that ``redraw`` must
   reproduce byte for byte.
+- ``config.yaml``: the config the results came from (the run's config files merged as Snakemake merges
+  them). ``redraw`` draws with it, not with the repository's current config, and says in the provenance
+  which keys have changed since; ``collect`` refuses a part run with another config.
 - ``parts/<part>.json``: the part's manifest: the run's commit (and whether its tree had changes), the
-  config file(s) and the SHA-256 of the config they make together (``redraw`` refuses a config that changed
-  since), the environment (:func:`fscompbio.environment.environment_record`), and every archived job with
+  config file(s) and the SHA-256 of the config they make together, the environment (:func:`fscompbio.environment.environment_record`), and every archived job with
   its rule, archived outputs and measured times.
 
 A run may be collected in parts (a stage at a time): each part adds its files and its manifest.
@@ -58,6 +60,8 @@ ARCHIVED_SUFFIXES = (".json", ".csv", ".md", ".tsv", ".txt")
 MAX_BYTES = 2 * 2**20
 #: the report: what the drawing rules write
 REPORT_DIR = "figures"
+#: the merged config of the archived run, in the archive
+ARCHIVE_CONFIG = "config.yaml"
 #: data preparation, seconds per job: recomputed by ``redraw`` when a drawing rule needs it, never archived
 RECOMPUTED_RULES = frozenset({"dataset", "ch5_windows", "ch5_encode", "ch5_homology"})
 #: rules that record the run itself (the software it used): archived whole, their report files included, so
@@ -158,6 +162,47 @@ def config_digest(configfiles):
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _digest(config):
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _differing_keys(a, b, prefix=""):
+    """The dotted keys whose values differ between two configs (a key missing on one side included)."""
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return [] if a == b else [prefix or "(the whole config)"]
+    out = []
+    for key in sorted(set(a) | set(b), key=str):
+        name = f"{prefix}.{key}" if prefix else str(key)
+        if key not in a or key not in b:
+            out.append(name)
+        else:
+            out += _differing_keys(a[key], b[key], name)
+    return out
+
+
+def archive_config(archive):
+    """The config the archive's results came from (``config.yaml`` of the archive), or None."""
+    import yaml
+
+    path = Path(archive) / ARCHIVE_CONFIG
+    return yaml.safe_load(path.read_text()) if path.is_file() else None
+
+
+def _keep_archive_config(archive, merged, part):
+    """Write the merged config into the archive, or check that the part's config is the archive's."""
+    import yaml
+
+    kept = archive_config(archive)
+    if kept is None:
+        text = ("# The config the archived results came from (the run's config files merged as Snakemake merges\n"
+                "# them). `run_archive redraw` draws with this config, not with the repository's current one.\n")
+        (Path(archive) / ARCHIVE_CONFIG).write_text(text + yaml.safe_dump(merged, sort_keys=True))
+    elif _digest(kept) != _digest(merged):
+        raise ValueError(f"part {part!r} was run with another config than the archive's results "
+                         f"({', '.join(_differing_keys(kept, merged)[:8])} differ): collect it into a new archive, "
+                         "or re-run the archive's parts with this config")
+
+
 def _config_name(path):
     path = Path(path)
     return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
@@ -221,6 +266,7 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None):
     from fscompbio.environment import environment_record
 
     lock = REPO / "requirements" / "lock.txt"
+    _keep_archive_config(archive, _merged_config(configfiles), part)
     manifest = {
         "part": part,
         "commit": _git(run_dir, "rev-parse", "HEAD"),
@@ -272,16 +318,17 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
     Returns the list of report files that differ (or are missing)."""
     archive, workdir = Path(archive).resolve(), Path(workdir).resolve()
     parts = manifests(archive)
-    configs = {tuple(m["configfiles"]) for m in parts}
-    if len(configs) != 1:
-        raise ValueError(f"the archive's parts come from different configs: {sorted(configs)}")
-    configfiles = _config_paths(configs.pop())
-    now = config_digest(configfiles)
-    for m in parts:  # the config must be the one the results came from
-        if now != m["config_sha256"]:
-            raise ValueError(f"the config of {' + '.join(map(_config_name, configfiles))} changed since part "
-                             f"{m['part']!r} was archived: the archived results are not the config's; run it "
-                             "again and collect it")
+    kept = archive_config(archive)
+    if kept is None:
+        raise ValueError(f"{archive / ARCHIVE_CONFIG} is missing: the archive does not say which config its "
+                         "results came from")
+    for m in parts:  # every part's results came from the archive's config
+        if _digest(kept) != m["config_sha256"]:
+            raise ValueError(f"{archive / ARCHIVE_CONFIG} is not the config part {m['part']!r} was run with "
+                             f"(SHA-256 {m['config_sha256']}): the archive was edited by hand")
+    configfiles = [archive / ARCHIVE_CONFIG]  # draw with the run's config, whatever the repository's is now
+    repo_configs = {tuple(m["configfiles"]) for m in parts}
+    changed_since = sorted({k for c in repo_configs for k in _differing_keys(kept, _merged_config(_config_paths(c)))})
     archived_rules = {j["rule"] for m in parts for j in m["jobs"]}
     allowed = [r for r in all_rules(configfiles) if r not in archived_rules]
     targets = sorted({t for m in parts for t in m["report"]})
@@ -308,6 +355,11 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
     ]
     if any(c != here for c in commits):
         provenance.append("The drawing code may have changed since: compare with the archive's report.")
+    provenance.append(f"Drawn with the config the results came from (`{ARCHIVE_CONFIG}` of the archive).")
+    if changed_since:
+        provenance.append(f"The repository's {' + '.join(sorted({n for c in repo_configs for n in c}))} has "
+                          f"changed since the run in: {', '.join(changed_since)}. These results are not those "
+                          "of the current config for what those keys touch.")
     provenance += [f"Part {m['part']!r}: {m['note']}" for m in parts if m.get("note")]
     (workdir / REPORT_DIR / "PROVENANCE.md").write_text("\n".join(provenance) + "\n")
     differ = []
