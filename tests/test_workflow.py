@@ -414,6 +414,12 @@ def test_archive_redraws_the_report_without_refitting(workflow_run, tmp_path):
     assert "Drawn by commit" in (redrawn / "figures" / "PROVENANCE.md").read_text()
     stages = times(archive)
     assert "| chapter3 |" in stages and "| chapter4 |" in stages
+    # results a changed config value would compute again are not that config's: collect refuses them
+    changed = tmp_path / "changed.yaml"
+    changed.write_text("spine:\n  fig2_1:\n    n_alphas: 7\n")
+    with pytest.raises(ValueError, match="not up to date .* figures/fig2_1.png"):
+        collect(workflow_run, [REPO / "config.yaml", *OVERRIDES, workflow_run / "my_study.yaml", changed],
+                tmp_path / "archive2", "all")
 
 
 def test_sparse_filtering_does_not_depend_on_the_cores(workflow_run, tmp_path):

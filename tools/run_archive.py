@@ -72,11 +72,25 @@ RUN_RECORD_RULES = frozenset({"environment"})
 # --------------------------------------------------------------------------
 # the jobs of a run, from a dry run
 # --------------------------------------------------------------------------
+#: what makes a result on disk stale for ``collect``: a config value its rule reads (``params``) or the set of
+#: its inputs changed since it was made (and whatever depends on such a result). Not the code (the manifest
+#: records its commit) and not dates: the workflow's results are byte-identical from run to run, so an input
+#: made again by the same config leaves the results made from it valid. The gap: a result made before an
+#: input was re-made with *another* config, the input's job then being up to date, is not detected.
+STALE_TRIGGERS = ("params", "input")
+
+
 def dry_run(configfiles, workdir, targets=(), forceall=True):
-    """The text of ``snakemake --dry-run [--forceall]`` of ``configfiles`` in ``workdir``."""
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
-           "--configfile", *map(str, configfiles), "--cores", "1", *(["--forceall"] if forceall else []),
-           "--dry-run", *targets]
+    """The text of ``snakemake --dry-run [--forceall]`` of ``configfiles`` in ``workdir``.
+
+    Without ``forceall``: the jobs Snakemake would run, with :data:`STALE_TRIGGERS` as rerun triggers. The
+    workflow is ``workdir``'s own ``Snakefile`` when it has one (a clone of the repository that ran there: its
+    jobs' input paths are under it), else this repository's."""
+    snakefile = Path(workdir) / "Snakefile"
+    snakefile = snakefile if snakefile.is_file() else REPO / "Snakefile"
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(snakefile), "--directory", str(workdir),
+           "--configfile", *map(str, configfiles), "--cores", "1",
+           *(["--forceall"] if forceall else ["--rerun-triggers", *STALE_TRIGGERS]), "--dry-run", "--", *targets]
     run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=1800)
     if run.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{run.stderr[-3000:]}")
@@ -84,21 +98,21 @@ def dry_run(configfiles, workdir, targets=(), forceall=True):
 
 
 def parse_jobs(text):
-    """[{"rule", "input", "output", "log", "benchmark"}] of every job printed by a dry run."""
+    """[{"rule", "input", "output", "log", "benchmark", "reason"}] of every job printed by a dry run."""
     jobs, job = [], None
     for line in text.splitlines():
         m = re.match(r"^(?:local)?rule (\w+):$", line)
         if m:
-            job = {"rule": m.group(1), "input": [], "output": [], "log": [], "benchmark": None}
+            job = {"rule": m.group(1), "input": [], "output": [], "log": [], "benchmark": None, "reason": ""}
             jobs.append(job)
             continue
         if job is None:
             continue
-        m = re.match(r"^    (input|output|log|benchmark): (.*)$", line)
+        m = re.match(r"^    (input|output|log|benchmark|reason): (.*)$", line)
         if m and m.group(1) in ("input", "output", "log"):
             job[m.group(1)] = m.group(2).split(", ")
         elif m:
-            job["benchmark"] = m.group(2)
+            job[m.group(1)] = m.group(2)
         elif not line.startswith("    "):
             job = None
     return jobs
@@ -208,12 +222,15 @@ def _config_name(path):
     return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
 
 
-def collect(run_dir, configfiles, archive, part, targets=(), note=None):
+def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_for=()):
     """Copy the small results, benchmarks and figures of the run in ``run_dir`` into ``archive``.
 
     ``configfiles``: the config file(s) the run used, in order (paths relative to the repository or
     absolute); ``targets``: the run's targets (default: the config's default target); ``note``: what a reader
-    should know about how the part was computed (kept in the manifest and in the redrawn provenance)."""
+    should know about how the part was computed (kept in the manifest and in the redrawn provenance);
+    ``vouch_for``: rules whose results Snakemake would run again but which the caller vouches are this
+    config's (e.g. a parameter added to a rule after its jobs ran, with the value they used; say why in
+    ``note``): archived, and counted in the manifest's ``vouched_stale``."""
     from fscompbio.joblog import read_job_resources
 
     run_dir, archive = Path(run_dir).resolve(), Path(archive)
@@ -221,6 +238,23 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None):
     jobs = parse_jobs(dry_run(configfiles, run_dir, targets))
     if not jobs:
         raise RuntimeError(f"the dry run of {configfiles} in {run_dir} lists no jobs")
+    # results on disk that this config would compute again (a config value its rule reads, or an input,
+    # changed since they were made) are not this config's: refuse them
+    stale = [j for j in parse_jobs(dry_run(configfiles, run_dir, targets, forceall=False))
+             if j["output"] and all((run_dir / o).is_file() for o in j["output"])]
+    vouched = defaultdict(int)
+    for j in stale:
+        if j["rule"] in vouch_for:
+            vouched[j["rule"]] += 1
+    # a job stale only because an upstream job would run again is judged by that job (vouched or refused)
+    def propagated_only(job):
+        return all(r.strip().startswith("Input files updated by another job") for r in job["reason"].split("; "))
+
+    stale = [j for j in stale if j["rule"] not in vouch_for and not propagated_only(j)]
+    if stale:
+        raise ValueError(f"{len(stale)} results in {run_dir} are not up to date for "
+                         f"{' + '.join(map(_config_name, configfiles))} (Snakemake would run them again: a config "
+                         f"value or an input changed since), e.g. {', '.join(j['output'][0] for j in stale[:5])}")
     def is_drawing(job):  # a drawing job writes into figures/: redrawn, its other outputs recomputed with it
         return any(p.startswith(REPORT_DIR + "/") for p in job["output"]) and job["rule"] not in RUN_RECORD_RULES
 
@@ -278,6 +312,7 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None):
         "environment": environment_record(lock if lock.exists() else None),
         "n_jobs_in_dag": len(jobs),
         "n_jobs_not_run": missing,
+        "vouched_stale": dict(sorted(vouched.items())),
         "files": sorted(files),
         "report": sorted(report),
         "left_out_larger_than_max": sorted(skipped),
@@ -416,6 +451,8 @@ def main(argv=None):
     c.add_argument("--archive", default="archive/thesis")
     c.add_argument("--part", default="all")
     c.add_argument("--note", help="how the part was computed, when its commit does not say it all")
+    c.add_argument("--vouch-for", nargs="+", default=[], metavar="RULE",
+                   help="archive these rules' results although Snakemake would run them again (say why in --note)")
     r = sub.add_parser("redraw", help="draw the report from the archive, refitting nothing")
     r.add_argument("--archive", default="archive/thesis")
     r.add_argument("--workdir", default="thesis_figures")
@@ -426,7 +463,7 @@ def main(argv=None):
     t.add_argument("--slowest", type=int, default=10)
     args = ap.parse_args(argv)
     if args.command == "collect":
-        collect(args.run_dir, args.configfile, args.archive, args.part, args.targets, args.note)
+        collect(args.run_dir, args.configfile, args.archive, args.part, args.targets, args.note, args.vouch_for)
     elif args.command == "redraw":
         redraw(args.archive, args.workdir, args.cores, args.check)
     else:
