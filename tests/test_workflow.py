@@ -403,10 +403,10 @@ def test_archive_redraws_the_report_without_refitting(workflow_run, tmp_path):
     assert not [f for f in manifest["files"] if f.endswith(".pkl")]
     assert {"results/environment.json", "results/chapter5/fig5_4.npz"} <= set(manifest["files"])
     assert "results/representation/sparse_filtering.npz" not in manifest["files"]
-    # every timed job measured its own CPU time, at least what Snakemake's benchmark sampled of it
+    # every timed job measured its own CPU time: more than nothing, at most its 2 threads for its wall time
+    # (the benchmark's, which also counts Snakemake's start-up of the job)
     timed = [j["times"] for j in manifest["jobs"] if j["times"]]
-    assert timed and all(t["job_cpu_s"] is not None and t["job_cpu_s"] > 0 for t in timed)
-    assert sum(t["job_cpu_s"] for t in timed) >= 0.95 * sum(t["cpu_time"] or 0 for t in timed)
+    assert timed and all(0 < t["job_cpu_s"] <= 2 * t["s"] + 0.5 for t in timed)
     assert sum(p.stat().st_size for p in archive.rglob("*") if p.is_file()) < 20 * 2**20
     assert redraw(archive, tmp_path / "redraw", cores=2) == []
     redrawn = tmp_path / "redraw"
