@@ -216,3 +216,30 @@ def test_screen_iteration_ranks_planted_shifts_first():
         f_order = np.argsort(-f_classif(X, y)[0])
         hits = [len(set(o[:10].tolist()) & set(marg.tolist())) for o in (order, f_order)]
         assert hits[0] >= min(hits[1], 9) - 1 and set(marg.tolist()) <= set(order[:50].tolist()), (seed, hits)
+
+
+def test_screen_test_scores_give_a_constant_labelling_no_evidence():
+    """A subsample with a single class (uniform rows can draw one) has a zero centred label kernel: no
+    contribution for any feature, instead of an error, while the real labels keep theirs."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 30))
+    y = np.where(X[:, 3] > 0, 1, -1)
+    ys = np.array([y, np.ones_like(y)])
+    z = rs._screen_test_scores(X, ys, "linear", 20, 200, 10, 1.0, "biased", check_random_state(1))
+    assert np.all(z[1] == 0.0)
+    assert np.argmax(z[0]) == 3 and z[0, 3] > 3.0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rare_class_on_wide_data_fits_with_its_permutation_test(seed):
+    """A fold of a micro-array with few samples of one class: uniform subsamples of the permutation test
+    often hold one class only. The fit runs, and the test still selects the planted feature."""
+    rng = np.random.default_rng(seed)
+    n, d = 60, 800
+    y = np.where(np.arange(n) < 10, 1, -1)[rng.permutation(n)]
+    X = rng.normal(size=(n, d))
+    j = int(rng.integers(d))
+    X[:, j] += 3.0 * (y == 1)
+    sel = RandSel(random_state=seed).fit(X, y)
+    assert sel.n_permutations_ > 0
+    assert sel.ranking_[j] == 1 and j in np.flatnonzero(sel.get_support())

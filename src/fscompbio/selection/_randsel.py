@@ -549,9 +549,15 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
             np.matmul(T, M, out=D2[o : o + T.shape[0]])
         np.maximum(D2, 0.0, out=D2)
         K = np.exp(np.multiply(D2, np.float32(-gamma)))
-        V = np.empty((layout.n_pairs, L), dtype=np.float32)
+        V = np.zeros((layout.n_pairs, L), dtype=np.float32)
         for i in range(L):
-            _, grad = _alignment_gradients(K, CenteredTarget(label_kernel(ys[i, rows], kind=kind), layout), estimator)
+            yb = ys[i, rows]
+            if np.all(yb == yb[0]):
+                # one label on the whole subsample (uniform rows can draw a single class): its centred label
+                # kernel is zero, so the subsample says nothing about any feature: contribution 0, for the
+                # real labels and a permutation alike (they stay exchangeable)
+                continue
+            _, grad = _alignment_gradients(K, CenteredTarget(label_kernel(yb, kind=kind), layout), estimator)
             V[:, i] = (grad * K * -gamma).sum(axis=1)
         batch = _transpose_product(Xb, ws, V).T  # (L, n)
         s1 += batch
