@@ -17,8 +17,9 @@
   them). ``redraw`` draws with it, not with the repository's current config, and says in the provenance
   which keys have changed since; ``collect`` refuses a part run with another config.
 - ``parts/<part>.json``: the part's manifest: the run's commit (and whether its tree had changes), the
-  config file(s) and the SHA-256 of the config they make together, the environment (:func:`fscompbio.environment.environment_record`), and every archived job with
-  its rule, archived outputs and measured times.
+  config file(s) and the SHA-256 of the config they make together, the environment
+  (:func:`fscompbio.environment.environment_record`), and every archived job with its rule, archived outputs
+  and measured times.
 
 A run may be collected in parts (a stage at a time): each part adds its files and its manifest.
 
@@ -27,9 +28,10 @@ targets with ``--allowed-rules`` set to every rule that made no archived file. S
 from the allowed rules only, so the archived results are source files to it: they are up to date whatever
 their dates, and the rules that made them (the fits) are not in the DAG and cannot run. What the drawing
 rules need and the archive does not hold (the data sets, the peptide windows) is recomputed by the allowed
-rules (:data:`RECOMPUTED_RULES`: seconds each; they are never archived). The drawn files are then compared with ``report/``; ``--check`` exits 1 when one
-differs. Code changed after the archive was made may draw differently: the archive's commit is in every
-manifest, and ``redraw`` writes ``figures/PROVENANCE.md`` naming it beside the commit that drew.
+rules (:data:`RECOMPUTED_RULES`: seconds each; they are never archived), with the archive's config. The
+drawn files are then compared with ``report/``; ``--check`` exits 1 when one differs. Code changed after
+the archive was made may draw differently: the archive's commit is in every manifest, and ``redraw`` writes
+``figures/PROVENANCE.md`` naming it beside the commit that drew.
 
 ``times`` prints the measured wall and CPU time per stage (the first directory under ``benchmarks/``)
 and the slowest jobs. Wall time is the benchmark file's; CPU time is the one each job measures itself and
@@ -246,6 +248,7 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
     for j in stale:
         if j["rule"] in vouch_for:
             vouched[j["rule"]] += 1
+
     # a job stale only because an upstream job would run again is judged by that job (vouched or refused)
     def propagated_only(job):
         return all(r.strip().startswith("Input files updated by another job") for r in job["reason"].split("; "))
@@ -255,6 +258,7 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
         raise ValueError(f"{len(stale)} results in {run_dir} are not up to date for "
                          f"{' + '.join(map(_config_name, configfiles))} (Snakemake would run them again: a config "
                          f"value or an input changed since), e.g. {', '.join(j['output'][0] for j in stale[:5])}")
+
     def is_drawing(job):  # a drawing job writes into figures/: redrawn, its other outputs recomputed with it
         return any(p.startswith(REPORT_DIR + "/") for p in job["output"]) and job["rule"] not in RUN_RECORD_RULES
 
@@ -363,7 +367,11 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
                              f"(SHA-256 {m['config_sha256']}): the archive was edited by hand")
     configfiles = [archive / ARCHIVE_CONFIG]  # draw with the run's config, whatever the repository's is now
     repo_configs = {tuple(m["configfiles"]) for m in parts}
-    changed_since = sorted({k for c in repo_configs for k in _differing_keys(kept, _merged_config(_config_paths(c)))})
+    try:  # the keys of the run's config files (as they are now) that differ from the archive's config
+        changed_since = sorted({k for c in repo_configs
+                                for k in _differing_keys(kept, _merged_config(_config_paths(c)))})
+    except FileNotFoundError:  # config files of another machine
+        changed_since = []
     archived_rules = {j["rule"] for m in parts for j in m["jobs"]}
     allowed = [r for r in all_rules(configfiles) if r not in archived_rules]
     targets = sorted({t for m in parts for t in m["report"]})
