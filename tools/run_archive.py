@@ -33,11 +33,11 @@ drawn files are then compared with ``report/``; ``--check`` exits 1 when one dif
 the archive was made may draw differently: the archive's commit is in every manifest, and ``redraw`` writes
 ``figures/PROVENANCE.md`` naming it beside the commit that drew.
 
-``times`` prints the measured wall and CPU time per stage (the first directory under ``benchmarks/``)
-and the slowest jobs. Wall time is the benchmark file's; CPU time is the one each job measures itself and
-writes as its log's last line (:mod:`fscompbio.joblog`): Snakemake's benchmark samples CPU time and loses
-what a job burns after its last sample, so its figure is kept in the manifest but not summed. Parts run
-before the jobs measured themselves have wall times only.
+``times`` prints the measured wall and CPU time per stage (the first directory under ``benchmarks/``, or
+``logs/``) and the slowest jobs. Wall time is the benchmark file's (the job's own where its rule has none);
+CPU time is the one each job measures itself and writes as its log's last line (:mod:`fscompbio.joblog`):
+Snakemake's benchmark samples CPU time and loses what a job burns after its last sample, so its figure is
+kept in the manifest but not summed. Parts run before the jobs measured themselves have wall times only.
 """
 
 from __future__ import annotations
@@ -292,15 +292,19 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
         if job["benchmark"] and (run_dir / job["benchmark"]).is_file():
             _copy(run_dir / job["benchmark"], archive / "files" / job["benchmark"])
             bench = read_benchmark(run_dir / job["benchmark"])
-        if bench is not None:  # the job's own CPU time (the benchmark's is sampled and undercounts)
-            own = next((r for r in (read_job_resources(run_dir / p) for p in job["log"]) if r), None)
+        # the job's own CPU time (the benchmark's is sampled and undercounts); a rule without a benchmark
+        # file is timed by its log alone
+        own = next((r for r in (read_job_resources(run_dir / p) for p in job["log"]) if r), None)
+        if bench is not None:
             bench["job_cpu_s"] = own["cpu_s"] if own else None
+        elif own is not None:
+            bench = {"s": own["wall_s"], "cpu_time": None, "max_rss_mb": own["max_rss_mb"], "job_cpu_s": own["cpu_s"]}
         if not drawn and not all((run_dir / p).is_file() for p in job["output"]):
             missing += 1  # not run (yet): not archived
             continue
         if kept:
             archived_jobs.append({"rule": job["rule"], "outputs": kept, "benchmark": job["benchmark"],
-                                  "times": bench})
+                                  "log": job["log"][0] if job["log"] else None, "times": bench})
     from fscompbio.environment import environment_record
 
     lock = REPO / "requirements" / "lock.txt"
@@ -428,7 +432,8 @@ def times(archive, n_slowest=10):
     rows = [(j, m["part"]) for m in manifests(archive) for j in m["jobs"] if j.get("times")]
     stages = defaultdict(lambda: [0, 0.0, 0, 0.0])
     for j, _ in rows:
-        stage = Path(j["benchmark"]).parts[1] if j["benchmark"] else "?"
+        timed_by = j["benchmark"] or j.get("log")  # benchmarks/<stage>/..., logs/<stage>/...
+        stage = Path(timed_by).parts[1] if timed_by and len(Path(timed_by).parts) > 2 else "?"
         st = stages[stage]
         st[0] += 1
         st[1] += j["times"]["s"] or 0.0
