@@ -1,7 +1,6 @@
 """The archive of the thesis config's results (archive/thesis/): it redraws its own report byte for byte with
 the config its results came from, and refuses a part of another config."""
 
-import json
 import shutil
 import sys
 from pathlib import Path
@@ -10,7 +9,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from tools.run_archive import _digest, _keep_archive_config, archive_config, manifests, redraw  # noqa: E402
+from tools.run_archive import _keep_archive_config, archive_config, config_digest, manifests, redraw  # noqa: E402
 
 ARCHIVE = REPO / "archive" / "thesis"
 pytestmark = pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no archived run")
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no arc
 def test_every_part_records_its_provenance():
     for m in manifests(ARCHIVE):
         assert len(m["commit"]) == 40 and m["environment"]["packages"]
-        assert m["config_sha256"] == _digest(archive_config(ARCHIVE))
+        assert m["config_sha256"] == config_digest(archive_config(ARCHIVE))
         assert m["n_jobs_not_run"] == 0 and not m["left_out_but_drawn_from"]
         timed = [j for j in m["jobs"] if j["times"]]
         assert len(timed) >= 0.9 * len(m["jobs"])

@@ -172,13 +172,8 @@ def _merged_config(configfiles):
     return merged
 
 
-def config_digest(configfiles):
-    """SHA-256 of the merged config: an edit to a key the run's config overrides does not change it."""
-    text = json.dumps(_merged_config(configfiles), sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _digest(config):
+def config_digest(config):
+    """SHA-256 of a (merged) config: an edit to a key the run's config overrides does not change it."""
     return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -213,7 +208,7 @@ def _keep_archive_config(archive, merged, part):
         text = ("# The config the archived results came from (the run's config files merged as Snakemake merges\n"
                 "# them). `run_archive redraw` draws with this config, not with the repository's current one.\n")
         (Path(archive) / ARCHIVE_CONFIG).write_text(text + yaml.safe_dump(merged, sort_keys=True))
-    elif _digest(kept) != _digest(merged):
+    elif config_digest(kept) != config_digest(merged):
         raise ValueError(f"part {part!r} was run with another config than the archive's results "
                          f"({', '.join(_differing_keys(kept, merged)[:8])} differ): collect it into a new archive, "
                          "or re-run the archive's parts with this config")
@@ -308,14 +303,15 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
     from fscompbio.environment import environment_record
 
     lock = REPO / "requirements" / "lock.txt"
-    _keep_archive_config(archive, _merged_config(configfiles), part)
+    merged = _merged_config(configfiles)
+    _keep_archive_config(archive, merged, part)
     manifest = {
         "part": part,
         "commit": _git(run_dir, "rev-parse", "HEAD"),
         "tree_changed": bool(_git(run_dir, "status", "--porcelain", "--untracked-files=no")),
         "note": note,
         "configfiles": [_config_name(c) for c in configfiles],
-        "config_sha256": config_digest(configfiles),
+        "config_sha256": config_digest(merged),
         "targets": list(targets),
         "environment": environment_record(lock if lock.exists() else None),
         "n_jobs_in_dag": len(jobs),
@@ -366,7 +362,7 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
         raise ValueError(f"{archive / ARCHIVE_CONFIG} is missing: the archive does not say which config its "
                          "results came from")
     for m in parts:  # every part's results came from the archive's config
-        if _digest(kept) != m["config_sha256"]:
+        if config_digest(kept) != m["config_sha256"]:
             raise ValueError(f"{archive / ARCHIVE_CONFIG} is not the config part {m['part']!r} was run with "
                              f"(SHA-256 {m['config_sha256']}): the archive was edited by hand")
     configfiles = [archive / ARCHIVE_CONFIG]  # draw with the run's config, whatever the repository's is now

@@ -25,7 +25,7 @@ __all__ = ["start_job_log", "job_resources", "read_job_resources"]
 
 _PREFIX = "job resources:"
 _NUM = r"([0-9]+(?:\.[0-9]*)?)"
-_LINE = re.compile(rf"^job resources: wall_s={_NUM} cpu_s={_NUM} max_rss_mb={_NUM}\s*$")
+_LINE = re.compile(rf"^{_PREFIX} wall_s={_NUM} cpu_s={_NUM} max_rss_mb={_NUM}\s*$")
 
 
 def job_resources(started):
