@@ -507,6 +507,55 @@ def test_command_line_prints_the_list(capsys):
     assert capsys.readouterr().out == messages_markdown()
 
 
+def _claims_csv(path, verdicts):
+    """A claims.csv as the workflow writes it, with the given verdict per claim id (the rest not evaluated)."""
+    table = claims_table({})
+    table["verdict"] = [verdicts.get(i, NOT_EVALUATED) for i in table["id"]]
+    table["numbers"] = [f"numbers of {i}" for i in table["id"]]
+    table.to_csv(path, index=False)
+    return path
+
+
+def test_two_runs_side_by_side_mark_the_claims_that_change_verdict(tmp_path, capsys):
+    ids = [c.id for c in CLAIMS]
+    quick = _claims_csv(tmp_path / "quick.csv", {ids[0]: HOLDS, ids[1]: PARTLY, ids[2]: FAILS, ids[3]: HOLDS})
+    thesis = _claims_csv(tmp_path / "thesis.csv", {ids[0]: HOLDS, ids[1]: HOLDS, ids[2]: PARTLY, ids[4]: FAILS})
+    table = C.compare_claims(C.read_claims(quick), C.read_claims(thesis))
+    assert list(table["id"]) == ids
+    changed = dict(zip(table["id"], table["changed"]))
+    assert [i for i in ids if changed[i]] == [ids[1], ids[2]]  # evaluated by one run only (ids 3, 4): no change
+    assert C.main(["--compare", str(quick), str(thesis), "--names", "quick config", "thesis config"]) == 0
+    out = capsys.readouterr().out
+    assert "| quick config | thesis config |" in out
+    row = next(line for line in out.splitlines() if line.startswith(f"| `{ids[1]}`"))
+    assert "**partly**" in row and "**holds**" in row and "**yes**" in row
+    assert out.count("\n| `") == len(CLAIMS)
+    assert out.splitlines()[-1] == (f"Evaluated in both runs: 3 of {len(CLAIMS)} claims; verdict changed: 2 "
+                                    f"(`{ids[1]}`, `{ids[2]}`).")
+
+
+def test_a_claim_only_one_run_knows_is_listed_as_absent_in_the_other(tmp_path):
+    quick = C.read_claims(_claims_csv(tmp_path / "quick.csv", {CLAIMS[0].id: HOLDS}))
+    extra = pd.concat([quick, quick.iloc[[0]].assign(id="a_newer_claim", verdict=FAILS)], ignore_index=True)
+    table = C.compare_claims(quick, extra).set_index("id")
+    assert table.loc["a_newer_claim", "verdict_1"] == "absent"
+    assert table.loc["a_newer_claim", "verdict_2"] == FAILS and not table.loc["a_newer_claim", "changed"]
+
+
+def test_comparing_a_file_that_is_not_a_claims_table_names_it(tmp_path, capsys):
+    good = _claims_csv(tmp_path / "claims.csv", {})
+    bad = tmp_path / "summary.csv"
+    pd.DataFrame({"method": ["randsel"], "accuracy": [0.9]}).to_csv(bad, index=False)
+    with pytest.raises(SystemExit):
+        C.main(["--compare", str(good), str(bad)])
+    err = capsys.readouterr().err
+    assert str(bad) in err and "'id'" in err and "'verdict'" in err
+    twice = tmp_path / "twice.csv"
+    pd.concat([pd.read_csv(good)] * 2).to_csv(twice, index=False)
+    with pytest.raises(ValueError, match=f"claim '{CLAIMS[0].id}' appears more than once"):
+        C.read_claims(twice)
+
+
 # --------------------------------------------------------------------------
 # several draws of the synthetic sets
 # --------------------------------------------------------------------------

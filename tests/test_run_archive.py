@@ -9,7 +9,15 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from tools.run_archive import _keep_archive_config, archive_config, config_digest, manifests, redraw  # noqa: E402
+from tools.run_archive import (  # noqa: E402
+    TIMES,
+    _keep_archive_config,
+    archive_config,
+    config_digest,
+    manifests,
+    redraw,
+    times,
+)
 
 ARCHIVE = REPO / "archive" / "thesis"
 pytestmark = pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no archived run")
@@ -25,6 +33,13 @@ def test_every_part_records_its_provenance():
         assert all(j["times"]["s"] > 0 for j in timed)
         for rel in m["files"]:
             assert (ARCHIVE / "files" / rel).is_file(), rel
+
+
+def test_the_archived_times_are_those_of_its_manifests():
+    text = (ARCHIVE / TIMES).read_text()
+    assert text.endswith(times(ARCHIVE) + "\n")  # collect rewrites it: no part was added by hand since
+    stages = [m["part"] for m in manifests(ARCHIVE)]
+    assert stages and all(f"| {s.split('_')[0]} |" in text for s in stages)
 
 
 def test_the_archive_redraws_its_report_byte_for_byte(tmp_path):

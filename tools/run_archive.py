@@ -3,7 +3,7 @@
     python -m tools.run_archive collect RUN_DIR [TARGET ...] [--configfile config/thesis.yaml ...]
                                         [--archive archive/thesis] [--part NAME]
     python -m tools.run_archive redraw [--archive archive/thesis] [--workdir thesis_figures] [--cores 2] [--check]
-    python -m tools.run_archive times [--archive archive/thesis]
+    python -m tools.run_archive times [--archive archive/thesis] [--write]
 
 ``collect`` takes a finished (or partly finished) run in ``RUN_DIR`` and copies into the archive:
 
@@ -38,6 +38,7 @@ the archive was made may draw differently: the archive's commit is in every mani
 CPU time is the one each job measures itself and writes as its log's last line (:mod:`fscompbio.joblog`):
 Snakemake's benchmark samples CPU time and loses what a job burns after its last sample, so its figure is
 kept in the manifest but not summed. Parts run before the jobs measured themselves have wall times only.
+``collect`` (and ``times --write``) keeps the same tables in the archive's ``TIMES.md``.
 """
 
 from __future__ import annotations
@@ -329,6 +330,7 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
     out = archive / "parts" / f"{part}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    write_times(archive)
     size = sum(p.stat().st_size for p in archive.rglob("*") if p.is_file())
     print(f"{part}: {len(archived_jobs)} jobs archived ({missing} of {len(jobs)} not run), {len(files)} result "
           f"files, {len(report)} report files, {len(skipped)} left out (> {MAX_BYTES // 2**20} MiB); "
@@ -449,6 +451,22 @@ def times(archive, n_slowest=10):
     return "\n".join(lines)
 
 
+TIMES = "TIMES.md"
+
+
+def write_times(archive, n_slowest=10):
+    """``archive/TIMES.md``: :func:`times` of every part archived so far (``collect`` rewrites it)."""
+    text = ("# The archived run's measured times\n\n"
+            "Written by `python -m tools.run_archive times --write` (and by every `collect`) from the parts' "
+            "manifests: per stage, the sum of its jobs' wall times (Snakemake's benchmark files, or the job's "
+            "own log) and of the CPU time the jobs measured themselves (`fscompbio.joblog`; jobs run before "
+            "they did have wall times only); then the slowest jobs.\n\n" + times(archive, n_slowest) + "\n")
+    from fscompbio.io import write_text
+
+    write_text(text, Path(archive) / TIMES)
+    return text
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -470,11 +488,14 @@ def main(argv=None):
     t = sub.add_parser("times", help="measured time per stage and the slowest jobs")
     t.add_argument("--archive", default="archive/thesis")
     t.add_argument("--slowest", type=int, default=10)
+    t.add_argument("--write", action="store_true", help=f"write them to the archive's {TIMES} too")
     args = ap.parse_args(argv)
     if args.command == "collect":
         collect(args.run_dir, args.configfile, args.archive, args.part, args.targets, args.note, args.vouch_for)
     elif args.command == "redraw":
         redraw(args.archive, args.workdir, args.cores, args.check)
+    elif args.write:
+        print(write_times(args.archive, args.slowest), end="")
     else:
         print(times(args.archive, args.slowest))
 

@@ -58,6 +58,9 @@ __all__ = [
     "load_run",
     "evaluate_claims",
     "claims_table",
+    "compare_claims",
+    "read_claims",
+    "comparison_markdown",
     "claims_markdown",
     "verdict_counts",
     "messages_markdown",
@@ -1115,6 +1118,71 @@ def claims_markdown(table: pd.DataFrame, title="The study's claims, evaluated on
     return "\n".join(lines) + "\n"
 
 
+CLAIM_COLUMNS = ("id", "figures", "verdict", "draws", "numbers")
+
+
+def read_claims(path) -> pd.DataFrame:
+    """A run's ``figures/claims.csv``; a ``ValueError`` names the file and the columns it lacks."""
+    table = pd.read_csv(path, keep_default_na=False)
+    missing = [c for c in CLAIM_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{path}: not a claims table (written by the workflow's claims rule): "
+                         f"no column {', '.join(map(repr, missing))}")
+    duplicated = table["id"][table["id"].duplicated()].tolist()
+    if duplicated:
+        raise ValueError(f"{path}: claim {duplicated[0]!r} appears more than once")
+    return table
+
+
+def compare_claims(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+    """Two runs' verdicts side by side, one row per claim of either (in the first's order, then the second's).
+
+    Columns: id, figures, verdict_1, draws_1, numbers_1, verdict_2, draws_2, numbers_2 and ``changed``: both
+    runs evaluated the claim (neither says *not evaluated*, neither lacks it) and their verdicts differ.
+    """
+    a = first.set_index("id")
+    b = second.set_index("id")
+    ids = list(a.index) + [i for i in b.index if i not in a.index]
+    rows = []
+    for i in ids:
+        row = {"id": i, "figures": (a if i in a.index else b).loc[i, "figures"]}
+        for k, t in (("1", a), ("2", b)):
+            present = i in t.index
+            row[f"verdict_{k}"] = t.loc[i, "verdict"] if present else "absent"
+            row[f"draws_{k}"] = t.loc[i, "draws"] if present else ""
+            row[f"numbers_{k}"] = t.loc[i, "numbers"] if present else ""
+        evaluated = all(row[f"verdict_{k}"] not in (NOT_EVALUATED, "absent") for k in "12")
+        row["changed"] = bool(evaluated and row["verdict_1"] != row["verdict_2"])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def comparison_markdown(table: pd.DataFrame, names=("first run", "second run")) -> str:
+    """:func:`compare_claims` as Markdown: every claim's two verdicts, changed verdicts marked, counts at the end."""
+    n1, n2 = names
+    lines = [f"# The study's claims: {n1} beside {n2}", "",
+             "Computed by `fscompbio.claims --compare` from the two runs' `figures/claims.csv`. A claim *changes "
+             "verdict* when both runs evaluated it and their verdicts differ; the numbers are each run's own.", "",
+             f"| claim | figures | {_cell(n1)} | {_cell(n2)} | changes | numbers, {_cell(n1)} | numbers, {_cell(n2)} |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+
+    def verdict(r, k):
+        draws = r[f"draws_{k}"]
+        return f"**{r[f'verdict_{k}']}**" + (f" ({_cell(draws)})" if isinstance(draws, str) and draws else "")
+
+    for _, r in table.iterrows():
+        lines.append(f"| `{r['id']}` | {_cell(r['figures']).replace(' ', ', ')} | {verdict(r, '1')} | "
+                     f"{verdict(r, '2')} | {'**yes**' if r['changed'] else ''} | {_cell(r['numbers_1'])} | "
+                     f"{_cell(r['numbers_2'])} |")
+    both = table[[v1 not in (NOT_EVALUATED, "absent") and v2 not in (NOT_EVALUATED, "absent")
+                  for v1, v2 in zip(table["verdict_1"], table["verdict_2"])]]
+    lines += ["", f"Evaluated in both runs: {len(both)} of {len(table)} claims; verdict changed: "
+              f"{int(table['changed'].sum())}"
+              + (f" ({', '.join(f'`{i}`' for i in table['id'][table['changed']])})" if table["changed"].any() else "")
+              + "."]
+    return "\n".join(lines) + "\n"
+
+
 def messages_markdown(claims=CLAIMS) -> str:
     """docs/messages.md: the claims of the registry, with their figures and the study's sentences."""
     lines = [
@@ -1145,15 +1213,27 @@ def messages_markdown(claims=CLAIMS) -> str:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="The study's claims: list them, or evaluate a finished run.")
+    parser = argparse.ArgumentParser(description="The study's claims: list them, evaluate a finished run, or "
+                                                 "set two runs' verdicts side by side.")
     parser.add_argument("run", nargs="?", help="a run's working directory (with results/ and figures/)")
     parser.add_argument("--markdown", action="store_true", help="print docs/messages.md (the list of claims)")
+    parser.add_argument("--compare", nargs=2, metavar="CLAIMS_CSV",
+                        help="two runs' figures/claims.csv: print their verdicts side by side")
+    parser.add_argument("--names", nargs=2, metavar="NAME", default=("first run", "second run"),
+                        help="the two runs' names in --compare's table (e.g. 'quick config' 'thesis config')")
     args = parser.parse_args(argv)
     if args.markdown:
         sys.stdout.write(messages_markdown())
         return 0
+    if args.compare:
+        try:
+            first, second = (read_claims(p) for p in args.compare)
+        except (OSError, ValueError) as err:
+            parser.error(str(err))
+        sys.stdout.write(comparison_markdown(compare_claims(first, second), names=args.names))
+        return 0
     if not args.run:
-        parser.error("give a run directory or --markdown")
+        parser.error("give a run directory, --compare or --markdown")
     root = Path(args.run)
     paths = [p for p in root.glob("results/chapter[34]/summary/*.csv")] + [root / p for p in DATA_FILES.values()]
     sys.stdout.write(claims_markdown(claims_table(load_run(p for p in paths if p.is_file()))))
