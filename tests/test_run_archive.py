@@ -1,6 +1,7 @@
 """The archive of the thesis config's results (archive/thesis/): it redraws its own report byte for byte with
 the config its results came from, and refuses a part of another config."""
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -14,6 +15,8 @@ from tools.run_archive import (  # noqa: E402
     _keep_archive_config,
     archive_config,
     config_digest,
+    coverage,
+    coverage_text,
     manifests,
     redraw,
     times,
@@ -44,7 +47,11 @@ def test_the_archived_times_are_those_of_its_manifests():
 
 def test_the_archive_redraws_its_report_byte_for_byte(tmp_path):
     assert redraw(ARCHIVE, tmp_path / "redraw", cores=2) == []
-    assert "computed by commit" in (tmp_path / "redraw" / "figures" / "PROVENANCE.md").read_text()
+    provenance = (tmp_path / "redraw" / "figures" / "PROVENANCE.md").read_text()
+    assert "computed by commit" in provenance
+    held = re.search(r"holds the results of (\d+) of the (\d+) jobs", provenance)
+    n_archived = sum(len(m["jobs"]) for m in manifests(ARCHIVE))  # drawing jobs aside: they archive report files
+    assert held and n_archived <= int(held.group(1)) <= int(held.group(2))
 
 
 def test_an_archive_edited_by_hand_is_refused(tmp_path):
@@ -63,3 +70,25 @@ def test_a_part_of_another_config_is_refused(tmp_path):
     with pytest.raises(ValueError, match="chapter4.outer_folds differ"):
         _keep_archive_config(tmp_path, other, "chapter4")
     _keep_archive_config(tmp_path, archive_config(ARCHIVE), "chapter4")  # the same config: accepted
+
+
+def _job(rule, *outputs):
+    return {"rule": rule, "output": list(outputs), "input": [], "log": [], "benchmark": None, "reason": ""}
+
+
+def test_coverage_counts_the_jobs_some_part_archived():
+    jobs = [_job("dataset", "results/datasets/xor.npz"),  # data preparation: recomputed, not counted
+            _job("all"),  # the target rule: no output
+            _job("ch3_fold", "results/chapter3/folds/xor/random/folds0-0.json", "results/chapter3/folds/xor/random/folds0-0.timing.json"),
+            _job("ch3_fold", "results/chapter3/folds/xor/random/folds1-1.json"),
+            _job("ch3_fig3_8", "figures/fig3_8.png"),
+            _job("ch4_fig4_8", "figures/fig4_8.png")]
+    parts = [{"report": ["figures/fig4_8.png"],
+              "jobs": [{"rule": "ch3_fold", "outputs": ["results/chapter3/folds/xor/random/folds0-0.timing.json"]}]}]
+    n, missing = coverage(jobs, parts)
+    assert n == 4
+    assert missing == [("ch3_fold", "results/chapter3/folds/xor/random/folds1-1.json"), ("ch3_fig3_8", "figures/fig3_8.png")]
+    assert coverage_text(n, missing).endswith("2 of the 4 jobs of its config's default target (data preparation, "
+                                              "recomputed by the redraw, not counted); not yet archived: "
+                                              "ch3_fig3_8 x 1, ch3_fold x 1.")
+    assert coverage_text(4, []).endswith("not counted).")

@@ -348,9 +348,34 @@ def manifests(archive):
 # --------------------------------------------------------------------------
 # redraw
 # --------------------------------------------------------------------------
-def all_rules(configfiles):
+def all_jobs(configfiles):
+    """Every job of the config's default target (a forced dry run in a scratch directory)."""
     with tempfile.TemporaryDirectory() as scratch:
-        return sorted({j["rule"] for j in parse_jobs(dry_run(configfiles, scratch))})
+        return parse_jobs(dry_run(configfiles, scratch))
+
+
+def coverage(jobs, parts):
+    """Which of ``jobs`` (a dry run's) the archive's ``parts`` hold: ``(n_counted, missing)``.
+
+    A job counts unless it is data preparation (:data:`RECOMPUTED_RULES`) or has no output (the target
+    rule). A drawing job is covered when a part archived the report file it draws, any other job when a part
+    archived one of its outputs. ``missing``: the jobs covered by no part, as ``(rule, first output)``."""
+    archived = {o for m in parts for j in m["jobs"] for o in j["outputs"]} | {t for m in parts for t in m["report"]}
+    counted = [j for j in jobs if j["output"] and j["rule"] not in RECOMPUTED_RULES]
+    missing = [(j["rule"], j["output"][0]) for j in counted if not archived.intersection(j["output"])]
+    return len(counted), missing
+
+
+def coverage_text(n_counted, missing):
+    """One sentence: how many of the default target's jobs the archive holds, and which rules it lacks."""
+    text = (f"The archive holds the results of {n_counted - len(missing)} of the {n_counted} jobs of its config's "
+            "default target (data preparation, recomputed by the redraw, not counted)")
+    if not missing:
+        return text + "."
+    by_rule = defaultdict(int)
+    for rule, _ in missing:
+        by_rule[rule] += 1
+    return text + "; not yet archived: " + ", ".join(f"{r} x {n}" for r, n in sorted(by_rule.items())) + "."
 
 
 def redraw(archive, workdir, cores=2, check=False, keep=False):
@@ -375,7 +400,9 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
     except FileNotFoundError:  # config files of another machine
         changed_since = []
     archived_rules = {j["rule"] for m in parts for j in m["jobs"]}
-    allowed = [r for r in all_rules(configfiles) if r not in archived_rules]
+    jobs = all_jobs(configfiles)
+    allowed = sorted({j["rule"] for j in jobs} - archived_rules)
+    covered = coverage_text(*coverage(jobs, parts))
     targets = sorted({t for m in parts for t in m["report"]})
     if workdir.exists() and not keep:
         shutil.rmtree(workdir)
@@ -401,6 +428,7 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
     if any(c != here for c in commits):
         provenance.append("The drawing code may have changed since: compare with the archive's report.")
     provenance.append(f"Drawn with the config the results came from (`{ARCHIVE_CONFIG}` of the archive).")
+    provenance.append(covered)
     if changed_since:
         provenance.append(f"The repository's {' + '.join(sorted({n for c in repo_configs for n in c}))} has "
                           f"changed since the run in: {', '.join(changed_since)}. These results are not those "
@@ -414,6 +442,7 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
             differ.append(rel)
     print(f"redraw: {len(targets) - len(differ)} of {len(targets)} report files byte-identical to the archive's"
           + (f"; differ: {', '.join(differ)}" if differ else ""))
+    print(f"redraw: {covered}")
     if check and differ:
         sys.exit(1)
     return differ
