@@ -21,7 +21,8 @@
   (:func:`fscompbio.environment.environment_record`), and every archived job with its rule, archived outputs
   and measured times.
 
-A run may be collected in parts (a stage at a time): each part adds its files and its manifest.
+A run may be collected in parts (a stage at a time): each part adds its files and its manifest. A job that
+another part archived stays that part's (its files must agree byte for byte), so no job is timed twice.
 
 ``redraw`` copies ``files/`` into a fresh working directory and runs Snakemake there on the report's
 targets with ``--allowed-rules`` set to every rule that made no archived file. Snakemake builds its DAG
@@ -260,10 +261,21 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
 
     # what the drawing jobs read: archived whatever its format (if small), since redraw does not recompute it
     drawing_inputs = {p for job in jobs if is_drawing(job) for p in job["input"]}
-    files, report, skipped, archived_jobs, missing = [], [], [], [], 0
+    # a job another part archived stays that part's (its times are counted once); only its files must agree
+    other_parts = [m for m in (manifests(archive) if (archive / "parts").is_dir() else []) if m["part"] != part]
+    elsewhere = {o: m["part"] for m in other_parts for j in m["jobs"] for o in j["outputs"]}
+    files, report, skipped, archived_jobs, missing, in_other_parts = [], [], [], [], 0, 0
     for job in jobs:
         drawn = is_drawing(job)
         if job["rule"] in RECOMPUTED_RULES:
+            continue
+        if not drawn and any(o in elsewhere for o in job["output"]):
+            for o in job["output"]:
+                src, kept_file = run_dir / o, archive / "files" / o
+                if o in elsewhere and src.is_file() and kept_file.is_file() and src.read_bytes() != kept_file.read_bytes():
+                    raise ValueError(f"{src} differs from {kept_file}, archived by part {elsewhere[o]!r}: the job "
+                                     "ran again since; collect it into that part again, or into a new archive")
+            in_other_parts += 1
             continue
         kept = []
         for rel in job["output"]:
@@ -317,6 +329,7 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
         "environment": environment_record(lock if lock.exists() else None),
         "n_jobs_in_dag": len(jobs),
         "n_jobs_not_run": missing,
+        "n_jobs_in_other_parts": in_other_parts,
         "vouched_stale": dict(sorted(vouched.items())),
         "files": sorted(files),
         "report": sorted(report),
@@ -332,7 +345,8 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
     out.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     write_times(archive)
     size = sum(p.stat().st_size for p in archive.rglob("*") if p.is_file())
-    print(f"{part}: {len(archived_jobs)} jobs archived ({missing} of {len(jobs)} not run), {len(files)} result "
+    print(f"{part}: {len(archived_jobs)} jobs archived ({missing} of {len(jobs)} not run, {in_other_parts} archived "
+          f"by other parts), {len(files)} result "
           f"files, {len(report)} report files, {len(skipped)} left out (> {MAX_BYTES // 2**20} MiB); "
           f"archive now {size / 2**20:.1f} MiB")
     return manifest
@@ -458,9 +472,9 @@ def times(archive, n_slowest=10):
     """
     rows = [(j, m["part"]) for m in manifests(archive) for j in m["jobs"] if j.get("times")]
     stages = defaultdict(lambda: [0, 0.0, 0, 0.0])
-    for j, _ in rows:
-        timed_by = j["benchmark"] or j.get("log")  # benchmarks/<stage>/..., logs/<stage>/...
-        stage = Path(timed_by).parts[1] if timed_by and len(Path(timed_by).parts) > 2 else "?"
+    for j, part in rows:
+        timed_by = j["benchmark"] or j.get("log")  # benchmarks/<stage>/..., logs/<stage>/... (else: the part's)
+        stage = Path(timed_by).parts[1] if timed_by and len(Path(timed_by).parts) > 2 else part
         st = stages[stage]
         st[0] += 1
         st[1] += j["times"]["s"] or 0.0
