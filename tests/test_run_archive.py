@@ -12,6 +12,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 from tools.run_archive import (  # noqa: E402
     TIMES,
+    _archived_elsewhere,
     _keep_archive_config,
     archive_config,
     config_digest,
@@ -92,3 +93,17 @@ def test_coverage_counts_the_jobs_some_part_archived():
                                               "recomputed by the redraw, not counted); not yet archived: "
                                               "ch3_fig3_8 x 1, ch3_fold x 1.")
     assert coverage_text(4, []).endswith("not counted).")
+
+
+def test_a_job_another_part_archived_stays_that_parts_unless_its_file_changed(tmp_path):
+    run, archive = tmp_path / "run", tmp_path / "archive"
+    rel = "results/representation/sparse_filtering.json"
+    for root in (run, archive / "files"):
+        (root / rel).parent.mkdir(parents=True)
+        (root / rel).write_text('{"n_features": 1500}')
+    elsewhere = {rel: "chapter5"}
+    assert _archived_elsewhere(_job("ch5_sparse_filtering", rel), elsewhere, run, archive)
+    assert not _archived_elsewhere(_job("ch5_sparse_filtering", rel), {}, run, archive)
+    (run / rel).write_text('{"n_features": 200}')  # the job ran again, with another result
+    with pytest.raises(ValueError, match="differs from .*archived by part 'chapter5'"):
+        _archived_elsewhere(_job("ch5_sparse_filtering", rel), elsewhere, run, archive)

@@ -221,6 +221,17 @@ def _config_name(path):
     return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
 
 
+def _archived_elsewhere(job, elsewhere, run_dir, archive):
+    """Whether another part archived ``job`` (``elsewhere``: output -> part); refuses when a file differs."""
+    shared = [o for o in job["output"] if o in elsewhere]
+    for o in shared:
+        src, kept = Path(run_dir) / o, Path(archive) / "files" / o
+        if src.is_file() and kept.is_file() and src.read_bytes() != kept.read_bytes():
+            raise ValueError(f"{src} differs from {kept}, archived by part {elsewhere[o]!r}: the job ran again "
+                             "since; collect it into that part again, or into a new archive")
+    return bool(shared)
+
+
 def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_for=()):
     """Copy the small results, benchmarks and figures of the run in ``run_dir`` into ``archive``.
 
@@ -269,12 +280,7 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
         drawn = is_drawing(job)
         if job["rule"] in RECOMPUTED_RULES:
             continue
-        if not drawn and any(o in elsewhere for o in job["output"]):
-            for o in job["output"]:
-                src, kept_file = run_dir / o, archive / "files" / o
-                if o in elsewhere and src.is_file() and kept_file.is_file() and src.read_bytes() != kept_file.read_bytes():
-                    raise ValueError(f"{src} differs from {kept_file}, archived by part {elsewhere[o]!r}: the job "
-                                     "ran again since; collect it into that part again, or into a new archive")
+        if not drawn and _archived_elsewhere(job, elsewhere, run_dir, archive):
             in_other_parts += 1
             continue
         kept = []
