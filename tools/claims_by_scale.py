@@ -1,0 +1,179 @@
+"""The study's claims at the quick config's scale beside the thesis config's (README section "The claims at
+the thesis' scale", and docs/claims_by_scale.md).
+
+    python -m tools.claims_by_scale                      rewrite docs/claims_by_scale.md and README.md's table
+    python -m tools.claims_by_scale --check              exit 1 when either is not the generated one
+    python -m tools.claims_by_scale --quick figures/claims.csv
+                                                         first keep a quick run's verdicts (after `make workflow`)
+
+What it reads, all in the repository:
+
+1. ``archive/quick/claims.csv``: the verdicts of a whole run of the quick config (``config.yaml``), kept with
+   ``archive/quick/provenance.json`` (the commit the run was made at, the SHA-256 of its merged config and of
+   the claims file). ``--quick`` copies a run's ``figures/claims.csv`` there and records them.
+2. ``archive/thesis/report/claims.csv``: the verdicts of the archived run of the thesis config
+   (``make thesis-figures`` redraws it from the archived summary tables).
+3. ``docs/claims_by_scale.yaml``: for every claim whose verdict changes with the scale, why (the diagnosis,
+   in words: the numbers are the runs' own, in the generated tables). A claim that changes without a
+   diagnosis, or a diagnosis of a claim that does not change, is an error: when a new run changes the
+   verdicts, the diagnoses must be revisited.
+
+The verdicts and numbers are computed by ``fscompbio.claims.compare_claims``; nothing in the tables is typed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from fscompbio.claims import NOT_EVALUATED, compare_claims, comparison_markdown, read_claims
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+MARKERS = ("<!-- claims-by-scale:start -->", "<!-- claims-by-scale:end -->")
+QUICK = REPO / "archive" / "quick" / "claims.csv"
+QUICK_PROVENANCE = REPO / "archive" / "quick" / "provenance.json"
+THESIS = REPO / "archive" / "thesis" / "report" / "claims.csv"
+DIAGNOSES = REPO / "docs" / "claims_by_scale.yaml"
+DOC = REPO / "docs" / "claims_by_scale.md"
+NAMES = ("quick config", "thesis config")
+
+
+def _sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def keep_quick_run(claims_csv, commit=None):
+    """Copy a quick run's ``figures/claims.csv`` to ``archive/quick/`` with its provenance."""
+    from tools.run_archive import _config_paths, _merged_config, config_digest
+
+    read_claims(claims_csv)  # refuses a file that is not a claims table, naming it
+    if commit is None:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                                check=True).stdout.strip()
+    QUICK.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(claims_csv, QUICK)
+    provenance = {"commit": commit, "config": "config.yaml",
+                  "config_sha256": config_digest(_merged_config(_config_paths(["config.yaml"]))),
+                  "claims_sha256": _sha256(QUICK)}
+    QUICK_PROVENANCE.write_text(json.dumps(provenance, indent=1, sort_keys=True) + "\n")
+    return provenance
+
+
+def read_diagnoses(path=DIAGNOSES):
+    """``{claim id: why its verdict changes with the scale}`` from ``path``; a ``ValueError`` names bad entries."""
+    data = yaml.safe_load(Path(path).read_text()) or {}
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) and v.strip()
+                                             for k, v in data.items()):
+        raise ValueError(f"{path}: must map each claim id to a non-empty text (why its verdict changes)")
+    return {k: " ".join(v.split()) for k, v in data.items()}
+
+
+def check_diagnoses(table, diagnoses, path=DIAGNOSES):
+    """A ``ValueError`` when a changed claim has no diagnosis or a diagnosis names a claim that does not change."""
+    changed = set(table["id"][table["changed"]])
+    missing = sorted(changed - set(diagnoses))
+    extra = sorted(set(diagnoses) - changed)
+    problems = []
+    if missing:
+        problems.append(f"claims whose verdict changes with the scale but have no diagnosis: {', '.join(missing)}")
+    if extra:
+        problems.append(f"diagnoses of claims whose verdict does not change: {', '.join(extra)}")
+    if problems:
+        raise ValueError(f"{path}: " + "; ".join(problems))
+
+
+def _verdict(r, k):
+    v = r[f"verdict_{k}"]
+    draws = r[f"draws_{k}"]
+    return v + (f" ({draws.replace('holds in ', '')})" if isinstance(draws, str) and draws else "")
+
+
+def readme_table(table, diagnoses):
+    """The README's compact table: every claim's verdict under both configs, the changes marked and explained."""
+    lines = ["| claim | figures | quick config | thesis config | changes with the scale |",
+             "| --- | --- | --- | --- | --- |"]
+    for _, r in table.iterrows():
+        why = f"**yes**: {diagnoses[r['id']]}" if r["changed"] else ""
+        lines.append(f"| `{r['id']}` | {r['figures'].replace(' ', ', ')} | {_verdict(r, '1')} | "
+                     f"{_verdict(r, '2')} | {why} |")
+    evaluated = [v1 not in (NOT_EVALUATED, "absent") and v2 not in (NOT_EVALUATED, "absent")
+                 for v1, v2 in zip(table["verdict_1"], table["verdict_2"])]
+    lines += ["", f"Evaluated in both runs: {sum(evaluated)} of {len(table)} claims; verdict changed: "
+              f"{int(table['changed'].sum())}. A verdict with draws reads \"k of n\": the claim holds in k of the n "
+              "draws of the synthetic sets."]
+    return "\n".join(lines) + "\n"
+
+
+def doc_text(table, diagnoses, provenance):
+    """docs/claims_by_scale.md: the full comparison (every claim's numbers in both runs) and the diagnoses."""
+    head = ["<!-- Generated by `python -m tools.claims_by_scale`; do not edit. -->", ""]
+    body = comparison_markdown(table, NAMES).splitlines()
+    body[2:2] = ["The quick config's verdicts are those of a whole run of `config.yaml` at commit "
+                 f"`{provenance['commit'][:12]}` (`archive/quick/`); the thesis config's are those of the archived "
+                 "run of `config/thesis.yaml` (`archive/thesis/`, redrawn by `make thesis-figures`).", ""]
+    why = ["", "## Why the verdicts that change do", ""]
+    why += [f"- `{i}`: {diagnoses[i]}" for i in table["id"][table["changed"]]] or ["No verdict changes."]
+    return "\n".join(head + body + why) + "\n"
+
+
+def generate():
+    """``(table, README block, docs text)`` from the kept runs and the diagnoses."""
+    for path, how in ((QUICK_PROVENANCE, "keep a quick run's claims with `--quick figures/claims.csv`"),
+                      (THESIS, "the archive's claims part is missing (`tools/run_archive.py collect`)")):
+        if not path.exists():
+            raise ValueError(f"{path} is missing: {how}")
+    provenance = json.loads(QUICK_PROVENANCE.read_text())
+    if _sha256(QUICK) != provenance["claims_sha256"]:
+        raise ValueError(f"{QUICK} is not the file {QUICK_PROVENANCE} records (edited by hand?): keep a quick "
+                         "run's claims with `python -m tools.claims_by_scale --quick figures/claims.csv`")
+    table = compare_claims(read_claims(QUICK), read_claims(THESIS))
+    diagnoses = read_diagnoses()
+    check_diagnoses(table, diagnoses)
+    return table, readme_table(table, diagnoses), doc_text(table, diagnoses, provenance)
+
+
+def readme_block(text):
+    start, end = text.index(MARKERS[0]) + len(MARKERS[0]), text.index(MARKERS[1])
+    return text[start:end].strip("\n") + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="exit 1 when README.md or docs are out of date")
+    ap.add_argument("--quick", metavar="CLAIMS_CSV", help="first keep this quick run's figures/claims.csv")
+    ap.add_argument("--commit", help="with --quick: the commit the run was made at (default: HEAD)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        print(f"kept {args.quick} as {QUICK.relative_to(REPO)}: {keep_quick_run(args.quick, args.commit)}")
+    try:
+        _, block, doc = generate()
+    except ValueError as e:
+        print(f"claims_by_scale: {e}", file=sys.stderr)
+        return 1
+    readme = README.read_text()
+    new_readme = readme.replace(readme_block(readme), block, 1) if readme_block(readme).strip() else \
+        readme.replace(MARKERS[0] + "\n", MARKERS[0] + "\n" + block, 1)
+    if args.check:
+        stale = [str(p.relative_to(REPO)) for p, new in ((README, new_readme), (DOC, doc))
+                 if not p.exists() or p.read_text() != new]
+        if stale:
+            print(f"out of date: {', '.join(stale)}: run `python -m tools.claims_by_scale`", file=sys.stderr)
+            return 1
+        return 0
+    README.write_text(new_readme)
+    DOC.write_text(doc)
+    print(f"wrote {DOC.relative_to(REPO)} and README.md's table")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
