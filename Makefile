@@ -5,6 +5,7 @@
 #   make test-latest   the tests in a separate environment with the newest releases (.venv-latest)
 #   make estimate   time a stratified sample of the thesis config's jobs; projected CPU-hours per stage
 #   make figure-index   regenerate README.md's table of where each figure is made
+#   make claims-by-scale   regenerate README.md's claims at the quick and the thesis config's scale
 # Everything is installed into .venv from the lock file requirements/lock.txt (exact versions and hashes of
 # every package, the extras included), then the package itself from this tree; PYTHON picks the interpreter
 # (>= 3.11). pyproject.toml keeps lower bounds only, for a plain `pip install` of the library.
@@ -16,7 +17,7 @@ STAMP  := $(VENV)/.installed-stamp
 LOCK   := requirements/lock.txt
 CORES  ?= 2
 
-.PHONY: install install-slurm sysdeps workflow thesis thesis-figures test test-slow test-latest lock envs lint fmt-check figure-index report bench estimate ci-slurm clean
+.PHONY: install install-slurm sysdeps workflow thesis thesis-figures test test-slow test-latest lock envs lint fmt-check figure-index claims-by-scale report bench estimate ci-slurm clean
 
 install: $(STAMP)
 
@@ -96,6 +97,12 @@ lint: $(STAMP)
 # fails when it is out of date). A few seconds.
 figure-index: $(STAMP)
 	$(BIN)/python -m tools.figure_index
+
+# README.md's claims table at both scales and docs/claims_by_scale.md, from the kept quick run
+# (archive/quick/), the archive's claims and the diagnoses (docs/claims_by_scale.yaml); seconds. After a new
+# quick run: `$(BIN)/python -m tools.claims_by_scale --quick figures/claims.csv`.
+claims-by-scale: $(STAMP)
+	$(BIN)/python -m tools.claims_by_scale
 
 # The end-to-end SLURM test of CI (root on Debian/Ubuntu: installs and starts a one-node SLURM).
 ci-slurm: install

@@ -53,6 +53,9 @@ def test_the_archive_redraws_its_report_byte_for_byte(tmp_path):
     held = re.search(r"holds the results of (\d+) of the (\d+) jobs", provenance)
     n_archived = sum(len(m["jobs"]) for m in manifests(ARCHIVE))  # drawing jobs aside: they archive report files
     assert held and n_archived <= int(held.group(1)) <= int(held.group(2))
+    # the archive is the whole thesis config: every job of its default target, no rule left to run
+    assert held.group(1) == held.group(2), held.group(0)
+    assert "not yet archived" not in provenance
 
 
 def test_an_archive_edited_by_hand_is_refused(tmp_path):
