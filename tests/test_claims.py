@@ -540,6 +540,7 @@ def test_a_claim_only_one_run_knows_is_listed_as_absent_in_the_other(tmp_path):
     table = C.compare_claims(quick, extra).set_index("id")
     assert table.loc["a_newer_claim", "verdict_1"] == "absent"
     assert table.loc["a_newer_claim", "verdict_2"] == FAILS and not table.loc["a_newer_claim", "changed"]
+    assert not table.loc["a_newer_claim", "evaluated"] and table.loc[CLAIMS[0].id, "evaluated"]
 
 
 def test_comparing_a_file_that_is_not_a_claims_table_names_it(tmp_path, capsys):

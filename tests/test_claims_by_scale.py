@@ -14,6 +14,7 @@ if str(REPO) not in sys.path:  # tools/ is not part of the installed package
     sys.path.insert(0, str(REPO))
 
 from tools import claims_by_scale as S  # noqa: E402
+from tools import readme_blocks  # noqa: E402
 
 
 def _claims(verdicts, draws=None):
@@ -35,7 +36,7 @@ def test_readme_and_doc_are_the_generated_ones():
 
 def test_every_thesis_verdict_in_the_readme_is_the_archive_s():
     thesis = pd.read_csv(S.THESIS, keep_default_na=False).set_index("id")
-    rows = [line.split("|") for line in S.readme_block(S.README.read_text()).splitlines()
+    rows = [line.split("|") for line in readme_blocks.block(S.README.read_text(), S.MARKERS).splitlines()
             if line.startswith("| `")]
     assert len(rows) == len(thesis)
     for cells in rows:
@@ -81,3 +82,13 @@ def test_a_kept_quick_run_edited_by_hand_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(S, "THESIS", thesis)
     with pytest.raises(ValueError, match="is not the file"):
         S.generate()
+
+
+def test_a_readme_block_is_replaced_between_its_markers_only():
+    markers = ("<!-- x:start -->", "<!-- x:end -->")
+    text = f"intro\n{markers[0]}\nold\n{markers[1]}\noutro\n"
+    new = readme_blocks.with_block(text, markers, "| new |\n")
+    assert new == f"intro\n{markers[0]}\n| new |\n{markers[1]}\noutro\n"
+    assert readme_blocks.block(new, markers) == "| new |"
+    with pytest.raises(ValueError, match="no <!-- y:start -->"):
+        readme_blocks.block(text, ("<!-- y:start -->", "<!-- y:end -->"))

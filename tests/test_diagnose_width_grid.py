@@ -1,5 +1,5 @@
 """The width-grid ablation (tools/diagnose_width_grid.py) changes one chapter-4 model-selection setting at a
-time, from the thesis config's value to the quick config's, and its configs are the workflow's."""
+time, from the thesis config's value to the quick config's."""
 
 import sys
 from pathlib import Path
@@ -9,13 +9,6 @@ if str(REPO) not in sys.path:  # tools/ is not part of the installed package
     sys.path.insert(0, str(REPO))
 
 from tools import diagnose_width_grid as D  # noqa: E402
-from tools.run_archive import _config_paths, _merged_config  # noqa: E402
-
-
-def test_the_thesis_config_is_merged_as_snakemake_merges_it():
-    quick, thesis = D._config()
-    assert thesis == _merged_config(_config_paths(["config.yaml", "config/thesis.yaml"]))
-    assert quick == _merged_config(_config_paths(["config.yaml"]))
 
 
 def test_each_variant_changes_one_setting_back_to_the_quick_config():

@@ -33,7 +33,8 @@ from pathlib import Path
 
 import yaml
 
-from fscompbio.claims import NOT_EVALUATED, compare_claims, comparison_markdown, read_claims
+from fscompbio.claims import compare_claims, comparison_markdown, read_claims
+from tools import readme_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -104,9 +105,7 @@ def readme_table(table, diagnoses):
         why = f"**yes**: {diagnoses[r['id']]}" if r["changed"] else ""
         lines.append(f"| `{r['id']}` | {r['figures'].replace(' ', ', ')} | {_verdict(r, '1')} | "
                      f"{_verdict(r, '2')} | {why} |")
-    evaluated = [v1 not in (NOT_EVALUATED, "absent") and v2 not in (NOT_EVALUATED, "absent")
-                 for v1, v2 in zip(table["verdict_1"], table["verdict_2"])]
-    lines += ["", f"Evaluated in both runs: {sum(evaluated)} of {len(table)} claims; verdict changed: "
+    lines += ["", f"Evaluated in both runs: {int(table['evaluated'].sum())} of {len(table)} claims; verdict changed: "
               f"{int(table['changed'].sum())}. A verdict with draws reads \"k of n\": the claim holds in k of the n "
               "draws of the synthetic sets."]
     return "\n".join(lines) + "\n"
@@ -140,11 +139,6 @@ def generate():
     return table, readme_table(table, diagnoses), doc_text(table, diagnoses, provenance)
 
 
-def readme_block(text):
-    start, end = text.index(MARKERS[0]) + len(MARKERS[0]), text.index(MARKERS[1])
-    return text[start:end].strip("\n") + "\n"
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -160,8 +154,7 @@ def main(argv=None):
         print(f"claims_by_scale: {e}", file=sys.stderr)
         return 1
     readme = README.read_text()
-    new_readme = readme.replace(readme_block(readme), block, 1) if readme_block(readme).strip() else \
-        readme.replace(MARKERS[0] + "\n", MARKERS[0] + "\n" + block, 1)
+    new_readme = readme_blocks.with_block(readme, MARKERS, block)
     if args.check:
         stale = [str(p.relative_to(REPO)) for p, new in ((README, new_readme), (DOC, doc))
                  if not p.exists() or p.read_text() != new]

@@ -17,25 +17,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-
-import yaml
 
 from fscompbio.datasets import make_dataset
 from fscompbio.evaluation import make_selector, method_spec, outer_splits, run_outer_fold
 from fscompbio.model_selection import KTASelect, NestedCVSelect, OwnModelSelect
 from fscompbio.seeding import derive_seed
-
-REPO = Path(__file__).resolve().parents[1]
+from tools.run_archive import _config_paths, _merged_config
 
 
 def _config():
-    """config.yaml, then config/thesis.yaml over it (as ``--configfile config/thesis.yaml`` merges them)."""
-    def merge(a, b):
-        return {**a, **{k: merge(a[k], v) if isinstance(v, dict) and isinstance(a.get(k), dict) else v
-                        for k, v in b.items()}}
-    quick = yaml.safe_load((REPO / "config.yaml").read_text())
-    return quick, merge(quick, yaml.safe_load((REPO / "config" / "thesis.yaml").read_text()))
+    """The quick config and the thesis config, merged as ``--configfile config/thesis.yaml`` merges them."""
+    quick, thesis = (["config.yaml"], ["config.yaml", "config/thesis.yaml"])
+    return _merged_config(_config_paths(quick)), _merged_config(_config_paths(thesis))
 
 
 def variants(quick, thesis):

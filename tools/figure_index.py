@@ -31,6 +31,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools import readme_blocks
+
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 MARKERS = ("<!-- figure-index:start -->", "<!-- figure-index:end -->")
@@ -200,17 +202,12 @@ def render(rows):
 
 def readme_table(text):
     """The text between the README's markers (without the blank lines around it)."""
-    start, end = (text.find(m) for m in MARKERS)
-    if start < 0 or end < start:
-        raise ValueError(f"README.md has no {MARKERS[0]} ... {MARKERS[1]} block")
-    return text[start + len(MARKERS[0]) : end].strip("\n")
+    return readme_blocks.block(text, MARKERS)
 
 
 def with_table(text, table):
     """``text`` (README.md) with ``table`` between its markers."""
-    readme_table(text)  # the markers are there
-    start, end = text.find(MARKERS[0]) + len(MARKERS[0]), text.find(MARKERS[1])
-    return text[:start] + "\n" + table + "\n" + text[end:]
+    return readme_blocks.with_block(text, MARKERS, table)
 
 
 def main(argv=None):

@@ -1137,8 +1137,9 @@ def read_claims(path) -> pd.DataFrame:
 def compare_claims(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
     """Two runs' verdicts side by side, one row per claim of either (in the first's order, then the second's).
 
-    Columns: id, figures, verdict_1, draws_1, numbers_1, verdict_2, draws_2, numbers_2 and ``changed``: both
-    runs evaluated the claim (neither says *not evaluated*, neither lacks it) and their verdicts differ.
+    Columns: id, figures, verdict_1, draws_1, numbers_1, verdict_2, draws_2, numbers_2, ``evaluated``: both
+    runs evaluated the claim (neither says *not evaluated*, neither lacks it), and ``changed``: evaluated and
+    their verdicts differ.
     """
     a = first.set_index("id")
     b = second.set_index("id")
@@ -1151,8 +1152,8 @@ def compare_claims(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
             row[f"verdict_{k}"] = t.loc[i, "verdict"] if present else "absent"
             row[f"draws_{k}"] = t.loc[i, "draws"] if present else ""
             row[f"numbers_{k}"] = t.loc[i, "numbers"] if present else ""
-        evaluated = all(row[f"verdict_{k}"] not in (NOT_EVALUATED, "absent") for k in "12")
-        row["changed"] = bool(evaluated and row["verdict_1"] != row["verdict_2"])
+        row["evaluated"] = all(row[f"verdict_{k}"] not in (NOT_EVALUATED, "absent") for k in "12")
+        row["changed"] = bool(row["evaluated"] and row["verdict_1"] != row["verdict_2"])
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -1174,9 +1175,7 @@ def comparison_markdown(table: pd.DataFrame, names=("first run", "second run")) 
         lines.append(f"| `{r['id']}` | {_cell(r['figures']).replace(' ', ', ')} | {verdict(r, '1')} | "
                      f"{verdict(r, '2')} | {'**yes**' if r['changed'] else ''} | {_cell(r['numbers_1'])} | "
                      f"{_cell(r['numbers_2'])} |")
-    both = table[[v1 not in (NOT_EVALUATED, "absent") and v2 not in (NOT_EVALUATED, "absent")
-                  for v1, v2 in zip(table["verdict_1"], table["verdict_2"])]]
-    lines += ["", f"Evaluated in both runs: {len(both)} of {len(table)} claims; verdict changed: "
+    lines += ["", f"Evaluated in both runs: {int(table['evaluated'].sum())} of {len(table)} claims; verdict changed: "
               f"{int(table['changed'].sum())}"
               + (f" ({', '.join(f'`{i}`' for i in table['id'][table['changed']])})" if table["changed"].any() else "")
               + "."]
