@@ -35,6 +35,7 @@ import yaml
 
 from fscompbio.claims import compare_claims, comparison_markdown, read_claims
 from tools import readme_blocks
+from tools.run_archive import _config_paths, _merged_config, config_digest
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -53,8 +54,6 @@ def _sha256(path):
 
 def keep_quick_run(claims_csv, commit=None):
     """Copy a quick run's ``figures/claims.csv`` to ``archive/quick/`` with its provenance."""
-    from tools.run_archive import _config_paths, _merged_config, config_digest
-
     read_claims(claims_csv)  # refuses a file that is not a claims table, naming it
     if commit is None:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
