@@ -225,6 +225,7 @@ class ColumnGenerationLP:
         self._highspy = highspy
         self._inf = highspy.kHighsInf
         self._cols = np.arange(m, dtype=np.int32)
+        self._row_index = np.arange(m + 1, dtype=np.int32)  # the columns of one learner row: u_1..u_m, beta
         self.active = []  # learner index of each constraint row (rows 2, 3, ...)
         self._in = np.zeros(J, dtype=bool)  # learner j has a row
         self._history = []  # (cap, u, beta) of the last two solves
@@ -251,7 +252,7 @@ class ColumnGenerationLP:
         values[:, :m] = self.M[learners]
         values[:, m] = -1.0  # sum_i u_i y_i H_ij - beta <= 0
         starts = np.arange(k, dtype=np.int32) * (m + 1)
-        index = np.tile(np.arange(m + 1, dtype=np.int32), k)
+        index = np.broadcast_to(self._row_index, (k, m + 1)).reshape(-1)  # a copy in C (np.tile: ~6 % of a fit)
         h.addRows(k, np.full(k, -self._inf), np.zeros(k), k * (m + 1), starts, index, values.ravel())
 
     def _add(self, learners):
@@ -340,8 +341,9 @@ class ColumnGenerationLP:
             self._history = (self._history + [(cap, u.copy(), float(beta))])[-2:]
         duals = np.asarray(sol.row_dual)[2:]
         a = np.zeros(self.J)
-        # a_j = -(row dual) of the learner constraint (<= rows of a minimisation); clip round-off: a >= 0
-        np.add.at(a, np.asarray(self.active, dtype=int), np.maximum(-duals, 0.0))
+        # a_j = -(row dual) of the learner constraint (<= rows of a minimisation); clip round-off: a >= 0.
+        # Every learner has at most one row (self._in), so a plain assignment.
+        a[self.active] = np.maximum(-duals, 0.0)
         self._last = (a.copy(), float(beta))
         return a, float(beta)
 
