@@ -19,9 +19,12 @@ from tools.run_archive import (  # noqa: E402
     coverage,
     coverage_text,
     manifests,
+    README_MARKERS,
+    readme_times,
     redraw,
     times,
 )
+from tools import readme_blocks  # noqa: E402
 
 ARCHIVE = REPO / "archive" / "thesis"
 pytestmark = pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no archived run")
@@ -44,6 +47,37 @@ def test_the_archived_times_are_those_of_its_manifests():
     assert text.endswith(times(ARCHIVE) + "\n")  # collect rewrites it: no part was added by hand since
     stages = [m["part"] for m in manifests(ARCHIVE) if any(j["times"] for j in m["jobs"])]
     assert stages and all(f"| {s.split('_')[0]} |" in text for s in stages)
+
+
+def test_the_readme_shows_the_archived_times():
+    block = readme_blocks.block((REPO / "README.md").read_text(), README_MARKERS)
+    assert block == readme_times(ARCHIVE), "README.md is stale: python -m tools.run_archive times --readme"
+
+
+def _manifest(part, jobs):
+    return {"part": part, "jobs": [{"rule": "r", "outputs": [f"results/{part}/{i}.json"],
+                                    "benchmark": f"benchmarks/{part}/{i}.tsv", "log": None,
+                                    "times": {"s": s, "job_cpu_s": c, "max_rss_mb": 1.0}}
+                                   for i, (s, c) in enumerate(jobs)]}
+
+
+@pytest.mark.parametrize("second_cpu", [1800.0, None])
+def test_readme_times_sums_cpu_and_bounds_the_unmeasured_by_their_wall(tmp_path, second_cpu):
+    import json
+
+    (tmp_path / "parts").mkdir()
+    parts = {"a": [(3600.0, 3600.0), (7200.0, 5400.0)], "b": [(3600.0, second_cpu)]}
+    for part, jobs in parts.items():
+        (tmp_path / "parts" / f"{part}.json").write_text(json.dumps(_manifest(part, jobs)))
+    text = readme_times(tmp_path, cores=2)
+    assert "| a | 2 | 3.00 | 2 | 2.50 |" in text
+    if second_cpu is None:  # 2.5 CPU-hours measured + 1 wall hour of the unmeasured job
+        assert "| b | 1 | 1.00 | 0 | - |" in text
+        assert "2.50 CPU-hours measured over 2 of its 3 timed jobs" in text and "at most 3.5 CPU-hours" in text
+        assert "at least 1.8 hours on 2 cores" in text
+    else:
+        assert "| b | 1 | 1.00 | 1 | 0.50 |" in text
+        assert "**3.00 CPU-hours** measured over its 3 timed jobs, so at least 1.5 hours on 2 cores" in text
 
 
 def test_the_archive_redraws_its_report_byte_for_byte(tmp_path):

@@ -471,13 +471,12 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
 # --------------------------------------------------------------------------
 # times
 # --------------------------------------------------------------------------
-def times(archive, n_slowest=10):
-    """Measured wall and CPU time per stage and the slowest jobs, as Markdown.
+def _stage_times(archive):
+    """Per stage ``[jobs timed, wall s, jobs with CPU measured, their CPU s, wall s of the others]``; the timed jobs.
 
-    CPU time is summed over the jobs that measured their own (``job_cpu_s``); the table says how many did.
-    """
+    The stage is the first directory under ``benchmarks/`` or ``logs/`` of the job's timing (else its part)."""
     rows = [(j, m["part"]) for m in manifests(archive) for j in m["jobs"] if j.get("times")]
-    stages = defaultdict(lambda: [0, 0.0, 0, 0.0])
+    stages = defaultdict(lambda: [0, 0.0, 0, 0.0, 0.0])
     for j, part in rows:
         timed_by = j["benchmark"] or j.get("log")  # benchmarks/<stage>/..., logs/<stage>/... (else: the part's)
         stage = Path(timed_by).parts[1] if timed_by and len(Path(timed_by).parts) > 2 else part
@@ -487,17 +486,70 @@ def times(archive, n_slowest=10):
         if j["times"].get("job_cpu_s") is not None:
             st[2] += 1
             st[3] += j["times"]["job_cpu_s"]
+        else:
+            st[4] += j["times"]["s"] or 0.0
+    return dict(sorted(stages.items())), rows
+
+
+def _stage_table(stages):
     lines = ["| stage | jobs timed | job wall-hours (sum) | jobs with CPU measured | their CPU-hours |",
              "| --- | ---: | ---: | ---: | ---: |"]
-    for stage, (n, s, n_cpu, c) in sorted(stages.items()):
+    for stage, (n, s, n_cpu, c, _) in stages.items():
         lines.append(f"| {stage} | {n} | {s / 3600:.2f} | {n_cpu} | {c / 3600:.2f} |" if n_cpu else
                      f"| {stage} | {n} | {s / 3600:.2f} | 0 | - |")
+    return lines
+
+
+def times(archive, n_slowest=10):
+    """Measured wall and CPU time per stage and the slowest jobs, as Markdown.
+
+    CPU time is summed over the jobs that measured their own (``job_cpu_s``); the table says how many did.
+    """
+    stages, rows = _stage_times(archive)
+    lines = _stage_table(stages)
     lines += ["", "| slowest jobs | rule | wall s | CPU s | max RSS MB |", "| --- | --- | ---: | ---: | ---: |"]
     for j, _ in sorted(rows, key=lambda r: -(r[0]["times"]["s"] or 0))[:n_slowest]:
         t = j["times"]
         cpu = "-" if t.get("job_cpu_s") is None else f"{t['job_cpu_s']:.0f}"
         lines.append(f"| `{j['outputs'][0]}` | {j['rule']} | {t['s']:.0f} | {cpu} | {t['max_rss_mb'] or 0:.0f} |")
     return "\n".join(lines)
+
+
+#: README.md's block of the archived run's measured times (written by ``times --write``)
+README_MARKERS = ("<!-- thesis-times:start -->", "<!-- thesis-times:end -->")
+
+
+def readme_times(archive, cores=2):
+    """README.md's block: the stage table of :func:`times` and the whole config's CPU time, from the manifests.
+
+    With every job's CPU measured, ``CPU-hours / cores`` is the shortest wall clock the config can take on
+    ``cores`` single-threaded job slots (perfect packing, no scheduler overhead); otherwise the jobs without a
+    CPU measure count with their wall time (an upper bound) and the sentence says so."""
+    stages, _ = _stage_times(archive)
+    n = sum(st[0] for st in stages.values())
+    n_cpu = sum(st[2] for st in stages.values())
+    cpu_h = sum(st[3] for st in stages.values()) / 3600
+    lines = _stage_table(stages) + [""]
+    if n_cpu == n:
+        lines.append(f"The whole config: **{cpu_h:.2f} CPU-hours** measured over its {n:,} timed jobs, so at "
+                     f"least {cpu_h / cores:.1f} hours on {cores} cores (every job is single-threaded).")
+    else:
+        rest_h = sum(st[4] for st in stages.values()) / 3600
+        lines.append(f"The whole config: {cpu_h:.2f} CPU-hours measured over {n_cpu:,} of its {n:,} timed jobs; "
+                     f"with the others' wall time (about {rest_h:.1f} hours) at most {cpu_h + rest_h:.1f} "
+                     f"CPU-hours, at least {(cpu_h + rest_h) / cores:.1f} hours on {cores} cores if all were CPU.")
+    return "\n".join(lines)
+
+
+def write_readme_times(archive, readme=REPO / "README.md"):
+    """Write :func:`readme_times` between README.md's :data:`README_MARKERS`; the new text."""
+    from tools import readme_blocks
+
+    from fscompbio.io import write_text
+
+    text = readme_blocks.with_block(Path(readme).read_text(), README_MARKERS, readme_times(archive))
+    write_text(text, Path(readme))
+    return text
 
 
 TIMES = "TIMES.md"
@@ -538,13 +590,19 @@ def main(argv=None):
     t.add_argument("--archive", default="archive/thesis")
     t.add_argument("--slowest", type=int, default=10)
     t.add_argument("--write", action="store_true", help=f"write them to the archive's {TIMES} too")
+    t.add_argument("--readme", action="store_true",
+                   help="write the stage table and the whole config's CPU time into README.md's block too")
     args = ap.parse_args(argv)
     if args.command == "collect":
         collect(args.run_dir, args.configfile, args.archive, args.part, args.targets, args.note, args.vouch_for)
     elif args.command == "redraw":
         redraw(args.archive, args.workdir, args.cores, args.check)
-    elif args.write:
-        print(write_times(args.archive, args.slowest), end="")
+    elif args.write or args.readme:
+        if args.write:
+            print(write_times(args.archive, args.slowest), end="")
+        if args.readme:
+            write_readme_times(args.archive)
+            print(readme_times(args.archive))
     else:
         print(times(args.archive, args.slowest))
 
