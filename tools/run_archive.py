@@ -523,8 +523,8 @@ def readme_times(archive, cores=2):
     """README.md's block: the stage table of :func:`times` and the whole config's CPU time, from the manifests.
 
     With every job's CPU measured, ``CPU-hours / cores`` is the shortest wall clock the config can take on
-    ``cores`` single-threaded job slots (perfect packing, no scheduler overhead); otherwise the jobs without a
-    CPU measure count with their wall time (an upper bound) and the sentence says so."""
+    ``cores`` cores (perfect packing, no scheduler overhead); otherwise the jobs without a CPU measure count
+    with their wall time (an upper bound) and the sentence says so."""
     stages, _ = _stage_times(archive)
     n = sum(st[0] for st in stages.values())
     n_cpu = sum(st[2] for st in stages.values())
@@ -532,7 +532,7 @@ def readme_times(archive, cores=2):
     lines = _stage_table(stages) + [""]
     if n_cpu == n:
         lines.append(f"The whole config: **{cpu_h:.2f} CPU-hours** measured over its {n:,} timed jobs, so at "
-                     f"least {cpu_h / cores:.1f} hours on {cores} cores (every job is single-threaded).")
+                     f"least {cpu_h / cores:.1f} hours on {cores} cores, however well they are kept busy.")
     else:
         rest_h = sum(st[4] for st in stages.values()) / 3600
         lines.append(f"The whole config: {cpu_h:.2f} CPU-hours measured over {n_cpu:,} of its {n:,} timed jobs; "
