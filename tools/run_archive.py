@@ -3,7 +3,7 @@
     python -m tools.run_archive collect RUN_DIR [TARGET ...] [--configfile config/thesis.yaml ...]
                                         [--archive archive/thesis] [--part NAME]
     python -m tools.run_archive redraw [--archive archive/thesis] [--workdir thesis_figures] [--cores 2] [--check]
-    python -m tools.run_archive times [--archive archive/thesis] [--write]
+    python -m tools.run_archive times [--archive archive/thesis] [--write] [--readme]
 
 ``collect`` takes a finished (or partly finished) run in ``RUN_DIR`` and copies into the archive:
 
@@ -39,7 +39,8 @@ the archive was made may draw differently: the archive's commit is in every mani
 CPU time is the one each job measures itself and writes as its log's last line (:mod:`fscompbio.joblog`):
 Snakemake's benchmark samples CPU time and loses what a job burns after its last sample, so its figure is
 kept in the manifest but not summed. Parts run before the jobs measured themselves have wall times only.
-``collect`` (and ``times --write``) keeps the same tables in the archive's ``TIMES.md``.
+``collect`` (and ``times --write``) keeps the same tables in the archive's ``TIMES.md``; ``times --readme`` writes the
+stage table and the whole config's CPU-hours into README.md's block (between its ``thesis-times`` markers).
 """
 
 from __future__ import annotations
@@ -515,7 +516,7 @@ def times(archive, n_slowest=10):
     return "\n".join(lines)
 
 
-#: README.md's block of the archived run's measured times (written by ``times --write``)
+#: README.md's block of the archived run's measured times (written by ``times --readme``)
 README_MARKERS = ("<!-- thesis-times:start -->", "<!-- thesis-times:end -->")
 
 
