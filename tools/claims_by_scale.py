@@ -34,6 +34,7 @@ from pathlib import Path
 import yaml
 
 from fscompbio.claims import compare_claims, comparison_markdown, read_claims
+from fscompbio.io import write_text
 from tools import readme_blocks
 from tools.run_archive import _config_paths, _merged_config, config_digest
 
@@ -63,7 +64,7 @@ def keep_quick_run(claims_csv, commit=None):
     provenance = {"commit": commit, "config": "config.yaml",
                   "config_sha256": config_digest(_merged_config(_config_paths(["config.yaml"]))),
                   "claims_sha256": _sha256(QUICK)}
-    QUICK_PROVENANCE.write_text(json.dumps(provenance, indent=1, sort_keys=True) + "\n")
+    write_text(json.dumps(provenance, indent=1, sort_keys=True) + "\n", QUICK_PROVENANCE)
     return provenance
 
 
@@ -161,8 +162,8 @@ def main(argv=None):
             print(f"out of date: {', '.join(stale)}: run `python -m tools.claims_by_scale`", file=sys.stderr)
             return 1
         return 0
-    README.write_text(new_readme)
-    DOC.write_text(doc)
+    write_text(new_readme, README)  # atomic: an interrupted run leaves the old file whole
+    write_text(doc, DOC)
     print(f"wrote {DOC.relative_to(REPO)} and README.md's table")
     return 0
 

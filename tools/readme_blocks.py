@@ -1,6 +1,6 @@
 """Generated blocks of README.md: the text between a pair of marker comments (``<!-- NAME:start -->`` and
 ``<!-- NAME:end -->``), read and replaced by the tools that generate them (tools/figure_index.py,
-tools/claims_by_scale.py)."""
+tools/claims_by_scale.py, tools/run_archive.py)."""
 
 from __future__ import annotations
 

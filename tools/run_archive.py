@@ -58,6 +58,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from tools import readme_blocks
+
 REPO = Path(__file__).resolve().parents[1]
 #: outputs archived (small, text): what the drawing rules read
 ARCHIVED_SUFFIXES = (".json", ".csv", ".md", ".tsv", ".txt")
@@ -544,8 +546,6 @@ def readme_times(archive, cores=2):
 
 def write_readme_times(archive, readme=REPO / "README.md"):
     """Write :func:`readme_times` between README.md's :data:`README_MARKERS`; the new text."""
-    from tools import readme_blocks
-
     from fscompbio.io import write_text
 
     text = readme_blocks.with_block(Path(readme).read_text(), README_MARKERS, readme_times(archive))
