@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -94,20 +95,36 @@ def check_diagnoses(table, diagnoses, path=DIAGNOSES):
 def _verdict(r, k):
     v = r[f"verdict_{k}"]
     draws = r[f"draws_{k}"]
-    return v + (f" ({draws.replace('holds in ', '')})" if isinstance(draws, str) and draws else "")
+    text = v + (f" ({draws.replace('holds in ', '')})" if isinstance(draws, str) and draws else "")
+    robust = r.get(f"robust_{k}", "")
+    return text + (f", robust: {robust}" if isinstance(robust, str) and robust else "")
+
+
+def first_sentence(text):
+    """The first sentence of a diagnosis (up to the first '. ' or ': ' that ends a clause), for the README."""
+    text = " ".join(str(text).split())
+    m = re.search(r"(?<=[a-z)])[.:](?= [A-Z])", text)
+    return text[:m.start() + 1] if m else text
 
 
 def readme_table(table, diagnoses):
-    """The README's compact table: every claim's verdict under both configs, the changes marked and explained."""
-    lines = ["| claim | figures | quick config | thesis config | changes with the scale |",
-             "| --- | --- | --- | --- | --- |"]
+    """The README's compact table: every claim's headline verdict and robustness to the study's unstated
+    choices under both configs, why it does not hold (the first sentence of its diagnosis; the thesis
+    config's when it has one), and the changes with the scale marked and explained."""
+    lines = ["| claim | figures | quick config | thesis config | why it does not hold | changes with the scale |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for _, r in table.iterrows():
         why = f"**yes**: {diagnoses[r['id']]}" if r["changed"] else ""
+        diagnosis = next((d for d in (r.get("diagnosis_2", ""), r.get("diagnosis_1", "")) if isinstance(d, str) and d),
+                         "")
         lines.append(f"| `{r['id']}` | {r['figures'].replace(' ', ', ')} | {_verdict(r, '1')} | "
-                     f"{_verdict(r, '2')} | {why} |")
+                     f"{_verdict(r, '2')} | {first_sentence(diagnosis)} | {why} |")
     lines += ["", f"Evaluated in both runs: {int(table['evaluated'].sum())} of {len(table)} claims; verdict changed: "
-              f"{int(table['changed'].sum())}. A verdict with draws reads \"k of n\": the claim holds in k of the n "
-              "draws of the synthetic sets."]
+              f"{int(table['changed'].sum())}. The verdict is the headline (the thesis' own protocol: draw 0 of "
+              "each synthetic set with the config's outer folds; draws with the same folds pooled, \"k of n\": "
+              "the claim holds in k of them); *robust*: no reading of the study's unstated choices changes it "
+              "(*untested*: a reading's option was not run). The full diagnoses and the verdict under each reading "
+              "are in `figures/claims.md` and docs/claims_by_scale.md."]
     return "\n".join(lines) + "\n"
 
 
@@ -120,7 +137,17 @@ def doc_text(table, diagnoses, provenance):
                  "run of `config/thesis.yaml` (`archive/thesis/`, redrawn by `make thesis-figures`).", ""]
     why = ["", "## Why the verdicts that change do", ""]
     why += [f"- `{i}`: {diagnoses[i]}" for i in table["id"][table["changed"]]] or ["No verdict changes."]
-    return "\n".join(head + body + why) + "\n"
+    readings = ["", f"## Each claim under the readings of the study's unstated choices ({NAMES[1]})", "",
+                "The headline verdict takes every reading at its default (docs/messages.md lists the readings); "
+                "*robust*: no option changes it.", "", "| claim | robust | verdict under each reading |",
+                "| --- | --- | --- |"]
+    readings += [f"| `{r['id']}` | {r['robust_2']} | {r['verdict_by_reading_2']} |" for _, r in table.iterrows()
+                 if r["verdict_by_reading_2"]]
+    not_holding = ["", f"## Why the claims that do not hold do not ({NAMES[1]}, else {NAMES[0]})", ""]
+    not_holding += [f"- `{r['id']}` ({r['verdict_2'] if r['diagnosis_2'] else r['verdict_1']}): "
+                    f"{r['diagnosis_2'] or r['diagnosis_1']}" for _, r in table.iterrows()
+                    if r["diagnosis_2"] or r["diagnosis_1"]]
+    return "\n".join(head + body + why + readings + not_holding) + "\n"
 
 
 def generate():

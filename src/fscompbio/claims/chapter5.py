@@ -1,0 +1,184 @@
+"""Chapter 5's messages and the randSel paper's table 1: cleavage sites of signal peptides, predicted from the
+original physicochemical encoding or from features learned by sparse filtering (table P1, figures 5.3 and 5.5).
+
+Every claim here depends on readings the texts leave open (:mod:`.readings`): the training set of the
+classifiers (``training_set``), how the scales are scaled (``scales``) and what sparse filtering is fitted on
+(``sf_fit``). Accuracies are those of sequence-grouped cross-validation (table P1's ``random`` rows); the
+homology-aware rows are reported in the table, not read here.
+"""
+
+from __future__ import annotations
+
+
+from ._core import PAPER, THESIS, Claim, NotEvaluable, Verdict, fmt, grade, need_rows
+
+#: the rows of the paper's table 1, in its order
+PAPER_ROWS = ["original", "stability", "rfe", "randsel", "randsel_mkl"]
+SF_ROWS = ["stability", "rfe", "randsel", "randsel_mkl"]
+SIGNALP = 72.9
+#: the readings of every claim on table P1
+P1 = ("training_set", "scales", "sf_fit")
+
+
+def _p1(t):
+    """approach x training set of the accuracy (%), sequence-grouped (random) CV."""
+    s = t["table_P1"]
+    s = s[s["cv"] == "random"]
+    return s.pivot(index="approach", columns="protocol", values="accuracy_mean")
+
+
+def _p1_text(w, rows):
+    return "; ".join(f"{p}: " + ", ".join(f"{r} {fmt(w.loc[r, p], 1)}" for r in rows) for p in w.columns)
+
+
+def _learned_beats_original_p1(t):
+    w = need_rows(_p1(t), ["original", *SF_ROWS], "table_P1")
+    above = w.loc[SF_ROWS] >= w.loc["original"] + 1.0
+    return Verdict(grade(bool(above.to_numpy().all()), bool(above.to_numpy().any())),
+                   "accuracy (%), random CV, " + _p1_text(w, ["original", *SF_ROWS]) + " (paper: original 67.2, SF rows "
+                   "71.5-75.3)")
+
+
+def _learning_curve(t):
+    """Sparse filtering against the original scales at each training size of figure 5.5.
+
+    A size is a step of a protocol's curve (its k-th size), whatever its number of windows in a fold: the
+    largest balanced size is every training positive, which differs by a window or two between folds."""
+    c = t["fig5_5"]
+    reps = set(c["representation"])
+    if not {"sf", "scales"} <= reps:
+        raise NotEvaluable("fig5_5: needs the sparse-filtering and the original (scales) representations")
+    c = c[c["representation"].isin(["sf", "scales"])]
+    order = c.sort_values(["max_train_per_class", "negatives_per_positive"], na_position="last", kind="stable")
+    step = order.groupby(["representation", "fold", "protocol"], sort=False).cumcount().reindex(c.index)
+    c = c.assign(step=step)
+
+    def label(g):
+        cap, ratio = g["max_train_per_class"].dropna(), g["negatives_per_positive"].dropna()
+        if len(cap):
+            lo, hi = cap.min(), cap.max()
+            return f"{g['protocol'].iloc[0]} {lo:g}/class" if lo == hi else f"{g['protocol'].iloc[0]} {lo:g}-{hi:g}/class"
+        return f"{g['protocol'].iloc[0]} {ratio.min():g}x neg" if len(ratio) else f"{g['protocol'].iloc[0]} all"
+
+    keys = ["protocol", "step"]
+    labels = {k: label(g) for k, g in c.groupby(keys, sort=False)}
+    m = c.groupby([*keys, "representation"], sort=False)["accuracy"].mean().unstack()
+    ahead = m["sf"] >= m["scales"]
+    return Verdict(grade(bool(ahead.all()), bool(ahead.any())),
+                   f"sparse filtering >= original at {int(ahead.sum())} of {len(ahead)} training sizes; mean accuracy "
+                   "original/SF: " + ", ".join(f"{labels[k]} {fmt(r['scales'])}/{fmt(r['sf'])}" for k, r in m.iterrows()))
+
+
+def _learned_beats_original(t):
+    """Table P1's rows (reading ``comparison=table``) or the learning curve (``comparison=equal_data``)."""
+    return _learned_beats_original_p1(t) if "table_P1" in t else _learning_curve(t)
+
+
+def _randsel_best_selector(t):
+    w = need_rows(_p1(t), ["randsel", "rfe", "stability"], "table_P1")
+    order = (w.loc["randsel"] > w.loc["rfe"]) & (w.loc["rfe"] > w.loc["stability"])
+    edge = w.loc["randsel"] >= w.loc[["rfe", "stability"]].max()
+    return Verdict(grade(bool(order.all()), bool(edge.any())),
+                   "accuracy (%), random CV, " + _p1_text(w, ["randsel", "rfe", "stability"])
+                   + " (paper: 72.75, 71.81, 71.46)")
+
+
+def _mkl_improves(t):
+    w = need_rows(_p1(t), PAPER_ROWS, "table_P1")
+    above = w.loc["randsel_mkl"] > w.loc["randsel"]
+    best = w.loc["randsel_mkl"] >= w.max()
+    return Verdict(grade(bool((above & best).all()), bool(above.any())),
+                   "accuracy (%), random CV, " + _p1_text(w, ["randsel_mkl", "randsel"])
+                   + "; best of the paper's rows: " + ", ".join(f"{p} {w[p].idxmax()}" for p in w.columns)
+                   + " (paper: 75.28 vs 72.75)")
+
+
+def _p1_matches_paper(t):
+    s = t["table_P1"]
+    s = s[s["cv"] == "random"].set_index("approach")
+    s = need_rows(s, PAPER_ROWS, "table_P1")
+    within = (s["accuracy_mean"] - s["paper_mean"]).abs() <= 2 * s["paper_sd"]
+    return Verdict(grade(bool(within.all()), bool(within.any())),
+                   f"{int(within.sum())} of {len(within)} rows within 2 sd of the paper: "
+                   + ", ".join(f"{a} {fmt(r['accuracy_mean'], 1)} vs {fmt(r['paper_mean'], 1)} +- {fmt(r['paper_sd'], 1)}"
+                               for a, r in s.iterrows()))
+
+
+def _beats_signalp(t):
+    w = _p1(t)
+    mkl = need_rows(w, ["randsel_mkl"], "table_P1").loc["randsel_mkl"]
+    best = w.stack().idxmax()
+    return Verdict(grade(bool((mkl > SIGNALP).any()), bool((w > SIGNALP).to_numpy().any())),
+                   "SF + randSel & MKL " + ", ".join(f"{p} {fmt(v, 1)}" for p, v in mkl.items())
+                   + f"; best row {best[0]} ({best[1]}) {fmt(w.loc[best], 1)}; SignalP {SIGNALP}")
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        "learned_representation_beats_original", ("table_P1", "fig5_3", "fig5_5"), f"{PAPER}, section 6.3 (thesis 5.5.1)",
+        "Using the original feature representation with a non-linear SVM leads to a generalization accuracy of "
+        "67.2%. This is substantially smaller than all the approaches that rely on the learned feature "
+        "representation. [...] This suggests that there are performance gains to be had in using a learned "
+        "representation.",
+        "With sequence-grouped CV, each sparse-filtering row of the paper's table (stability selection, RFE, "
+        "randSel, randSel & MKL) is >= 1 point above the original representation (holds); some row is (partly). "
+        "Under the reading `comparison=equal_data`: on figure 5.5's learning curve the sparse-filtering features' "
+        "mean accuracy over folds is >= the original features' at every training size (holds); at some size "
+        "(partly).",
+        ("table_P1",), _learned_beats_original, optional=("fig5_5",), readings=(*P1, "comparison"),
+        diagnosis=(
+            "The original scales with a Gaussian SVM beat every sparse-filtering row under both training sets, and "
+            "stay ahead at equal training data on the learning curve: the learned features do not carry more than "
+            "the scale values, which are themselves a linear map of the residues' identities. The paper's 67.2% for "
+            "the original representation is matched by training on few windows (the capped reading, a hypothesis of "
+            "ours), not by adequate training data. Sparse filtering is fitted on a subsample of each fold's "
+            "windows, and the raw-scale reading has not been run."),
+    ),
+    Claim(
+        "randsel_best_selector_on_learned_features", ("table_P1", "fig5_3"), f"{PAPER}, section 6.3",
+        "randSel has an edge over the two other methods, with RFE also performing slightly better than "
+        "l1-regularized logistic regression-based stability selection.",
+        "With sequence-grouped CV, SF + randSel > SF + RFE > SF + stability selection (holds); SF + randSel at "
+        "least as accurate as both others (partly).",
+        ("table_P1",), _randsel_best_selector, readings=P1,
+        diagnosis=(
+            "randSel ranks first of the three selectors on the learned features, by less than the fold-to-fold "
+            "spread of table P1."),
+    ),
+    Claim(
+        "mkl_improves_on_randsel", ("table_P1", "fig5_3"), f"{THESIS}, figure 5.3 (section 5.5.1)",
+        "Combining randSel with MKL outperforms all other approaches.",
+        "With sequence-grouped CV, SF + randSel & MKL is more accurate than SF + randSel and the most accurate of "
+        "the paper's five rows (holds); above SF + randSel (partly).",
+        ("table_P1",), _mkl_improves, readings=P1,
+        diagnosis=(
+            "Under the adequate training set the multiple-kernel ensemble is below SF + randSel; under the capped "
+            "one (our hypothesis for the paper's numbers) it is above it but not the best row. The ensemble's weak "
+            "learners train on class-balanced subsamples, so it gains only where the single SVM is itself starved "
+            "of data, and the original representation is the most accurate row under both."),
+    ),
+    Claim(
+        "table_P1_matches_paper", ("table_P1",), f"{PAPER}, table 1 (section 6.3)",
+        "Original Representation 67.20 +- 4.71; Sparse Filtering + Stab. Sel. 71.46 +- 2.93; + RFE 71.81 +- 2.79; "
+        "+ RandSel 72.75 +- 2.85; + RandSel & MKL 75.28 +- 1.91",
+        "With sequence-grouped CV, each of the five rows lies within 2 of the paper's standard deviations of "
+        "the paper's mean: all five (holds); at least one (partly).",
+        ("table_P1",), _p1_matches_paper, readings=P1,
+        diagnosis=(
+            "The original representation, RFE and randSel come within the paper's spread; stability selection and "
+            "the MKL ensemble on the learned features fall far below it: sparse filtering learned on our public "
+            "UniProt set (the paper's PrediSi set is not available) does not give the paper's learned features."),
+    ),
+    Claim(
+        "beats_signalp", ("table_P1",), f"{THESIS}, section 5.5.1",
+        "It does appear however that the method proposed here outperforms SignalP's reported accuracy of 72.9% "
+        "for eukaryotic sequences.",
+        f"SF + randSel & MKL is above {SIGNALP}% with sequence-grouped CV (holds); some other approach of table P1 "
+        f"is (partly).",
+        ("table_P1",), _beats_signalp, readings=P1,
+        diagnosis=(
+            "SignalP's accuracy is passed by the original representation with adequate training data (with the "
+            "combined residue scorers), not by the paper's own approach: see learned_representation_beats_original. "
+            "SignalP's figure is on its own test set, not ours."),
+    ),
+)
