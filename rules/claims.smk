@@ -1,7 +1,8 @@
 # The study's verdicts, computed from this run: every message of the study that a figure or table
 # reproduces is a claim in fscompbio.claims (the study's sentence, a reading with thresholds, a function of
 # the summary tables); this rule evaluates them on whatever tables the config's stages made (the chapter-3/4
-# summaries of its data sets and the data behind the figures of FINAL_OUTPUTS) and writes figures/claims.csv
+# summaries of its data sets, the premises of its synthetic sets and the data behind the figures of
+# FINAL_OUTPUTS) and writes figures/claims.csv
 # and figures/claims.md. Included after every stage, so FINAL_OUTPUTS is complete here.
 import hashlib
 
@@ -13,6 +14,7 @@ CLAIM_INPUTS = claim_inputs(
     FINAL_OUTPUTS,
     [*CH3["datasets"], *draw_datasets("chapter3")],
     [*CH4["datasets"], *draw_datasets("chapter4")],
+    premise_datasets(),
 )
 
 

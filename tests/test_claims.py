@@ -147,6 +147,12 @@ def expected(relevant, irrelevant, se=0.01):
                                    "relevant": np.arange(len(relevant))})}
 
 
+def premise(dataset, accuracy):
+    """premise/<dataset>: the three oracles' mean accuracies (accuracy[oracle]), 3 outer folds."""
+    return {f"premise/{dataset}": pd.DataFrame([{"dataset": dataset, "oracle": o, "accuracy_mean": a,
+                                                 "accuracy_min": a, "n_folds": 3} for o, a in accuracy.items()])}
+
+
 def merge(*dicts):
     out = {}
     for d in dicts:
@@ -182,6 +188,16 @@ CASES = {
         HOLDS: ch3("linear_zhang_feature_noise", kta_cv(1.0, 0.5, "precision_mean")),
         PARTLY: ch3("linear_zhang_feature_noise", kta_cv(0.6, 0.5, "precision_mean")),
         FAILS: ch3("linear_zhang_feature_noise", kta_cv(0.4, 0.5, "precision_mean")),
+    },
+    "premise_feature_noise_signal": {
+        HOLDS: premise("linear_zhang_feature_noise", {"gaussian_relevant": 0.8, "linear_relevant": 0.5}),
+        PARTLY: premise("linear_zhang_feature_noise", {"gaussian_relevant": 0.65, "linear_relevant": 0.9}),
+        FAILS: premise("linear_zhang_feature_noise", {"gaussian_relevant": 0.55, "linear_relevant": 0.9}),
+    },
+    "premise_nonlinear_weston_linear_trace": {
+        HOLDS: premise("nonlinear_weston", {"gaussian_relevant": 0.5, "linear_relevant": 0.75}),
+        PARTLY: premise("nonlinear_weston", {"gaussian_relevant": 1.0, "linear_relevant": 0.65}),
+        FAILS: premise("nonlinear_weston", {"gaussian_relevant": 1.0, "linear_relevant": 0.5}),
     },
     "ch3_sample_noise_three_perfect": {
         HOLDS: ch3("linear_zhang_sample_noise", lambda m, ms: {"precision_mean": 1.0, "recall_mean": 1.0}),
@@ -448,14 +464,16 @@ def test_table_keys_of_a_runs_files():
     assert table_key("figures/table_P1.csv") == "table_P1"
     assert table_key("results/chapter4/randsel_history.npz") == "fig4_3"
     assert table_key("results/paper/figP_2_randsel_history.npz") == "figP_2"
+    assert table_key("results/premises/xor_draw2.json") == "premise/xor_draw2"
     assert table_key("figures/environment.csv") is None
 
 
 def test_claim_inputs_follow_the_configs_outputs():
     final = ["figures/table3_2.csv", "figures/fig4_1.png", "figures/fig4_3.png", "figures/fig5_5.png"]
-    files = claim_inputs(final, ["xor"], ["xor", "my_study"])
+    files = claim_inputs(final, ["xor"], ["xor", "my_study"], ["xor", "xor_draw1"])
     assert files == ["results/chapter3/summary/xor.csv", "results/chapter4/summary/xor.csv",
-                     "results/chapter4/summary/my_study.csv", "results/spine/fig4_1.json",
+                     "results/chapter4/summary/my_study.csv", "results/premises/xor.json",
+                     "results/premises/xor_draw1.json", "results/spine/fig4_1.json",
                      "results/chapter4/randsel_history.npz", "figures/fig5_5.csv", "figures/table3_2.csv"]
     assert claim_inputs([], [], []) == []
 
@@ -469,12 +487,17 @@ def test_load_run_and_the_outputs(tmp_path):
         tmp_path / "results/chapter3/summary/xor.csv", index=False)
     (tmp_path / "results/spine/fig4_1.json").write_text(json.dumps(
         {"sample_sizes": [10, 20], "curves": {"a": {"biased_mean": [0.3, 0.1], "unbiased_mean": [0.0, 0.0]}}}))
+    (tmp_path / "results/premises").mkdir(parents=True)
+    (tmp_path / "results/premises/linear_zhang_feature_noise.json").write_text(json.dumps(
+        {"dataset": "linear_zhang_feature_noise", "n_folds": 2, "n_relevant": 10, "n_features": 200,
+         "accuracy": {"gaussian_relevant": [0.8, 0.9], "linear_relevant": [0.7, 0.8], "gaussian_all": [0.5, 0.6]}}))
     np.savez(tmp_path / "results/chapter4/expected_contributions.npz", contributions=np.array([1.0, 0.0, 0.1]),
              contribution_se=np.full(3, 0.01), relevant=np.array([0]), width=1.0, mean_alignment=0.1)
     paths = [tmp_path / p for p in ("results/chapter3/summary/xor.csv", "results/spine/fig4_1.json",
-                                    "results/chapter4/expected_contributions.npz")]
+                                    "results/chapter4/expected_contributions.npz",
+                                    "results/premises/linear_zhang_feature_noise.json")]
     tables = load_run(paths)
-    assert set(tables) == {"chapter3/xor", "fig4_1", "figP_1"}
+    assert set(tables) == {"chapter3/xor", "fig4_1", "figP_1", "premise/linear_zhang_feature_noise"}
     table = claims_table(tables)
     assert list(table["id"]) == [c.id for c in CLAIMS]
     assert set(table["verdict"]) <= set(VERDICTS)
@@ -482,6 +505,7 @@ def test_load_run_and_the_outputs(tmp_path):
     assert got["ch3_xor_kta_beats_nested_cv"] == HOLDS
     assert got["alignment_falls_with_sample_size"] == HOLDS
     assert got["figP_1_relevant_separated"] == HOLDS
+    assert got["premise_feature_noise_signal"] == HOLDS  # 0.85 over its 2 folds
     assert got["table3_2_kta_faster"] == NOT_EVALUATED
     md = claims_markdown(table)
     assert md.count("\n| `") == len(CLAIMS)

@@ -167,9 +167,10 @@ class Claim:
 
 
 def _synthetic_set(key):
-    """``(chapter, set)`` of a chapter-3/4 table of a synthetic set (``chapter3/xor``), else None."""
+    """``(chapter, set)`` of a chapter-3/4 table or a premise of a synthetic set (``chapter3/xor``,
+    ``premise/xor``), else None."""
     chapter, _, name = key.partition("/")
-    return (chapter, name) if chapter in ("chapter3", "chapter4") and name in DATASETS else None
+    return (chapter, name) if chapter in ("chapter3", "chapter4", "premise") and name in DATASETS else None
 
 
 def _draw_key(key, k):

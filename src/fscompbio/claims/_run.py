@@ -31,18 +31,21 @@ DATA_FILES = {
 }
 
 
-def claim_inputs(final_outputs, chapter3_datasets=(), chapter4_datasets=()):
+def claim_inputs(final_outputs, chapter3_datasets=(), chapter4_datasets=(), premise_datasets=()):
     """The files the claims read in a run whose default targets are ``final_outputs``: the chapter-3/4
-    summaries of the configured data sets and the data file of every figure or table the run makes."""
+    summaries of the configured data sets, the premises of its synthetic sets
+    (:func:`fscompbio.evaluation.oracle_accuracy`) and the data file of every figure or table the run makes."""
     made = set(final_outputs)
     files = [f"results/chapter3/summary/{d}.csv" for d in chapter3_datasets]
     files += [f"results/chapter4/summary/{d}.csv" for d in chapter4_datasets]
+    files += [f"results/premises/{d}.json" for d in premise_datasets]
     files += [path for fig, path in DATA_FILES.items() if path in made or f"figures/{fig}.png" in made]
     return files
 
 
 _KEYS = [
     (re.compile(r"results/(chapter[34])/summary/([a-z0-9_]+)\.csv$"), r"\1/\2"),
+    (re.compile(r"results/premises/([a-z0-9_]+)\.json$"), r"premise/\1"),
     *[(re.compile(re.escape(path) + "$"), fig) for fig, path in DATA_FILES.items()],
 ]
 
@@ -79,6 +82,13 @@ def _expected(arrays):
                          "relevant": np.isin(np.arange(c.size), arrays["relevant"])})
 
 
+def _premise(record):
+    """One row per oracle: its mean accuracy over the folds (and the folds' number, the draw's protocol)."""
+    return pd.DataFrame([{"dataset": record["dataset"], "oracle": name, "accuracy_mean": float(np.mean(acc)),
+                          "accuracy_min": float(np.min(acc)), "n_folds": record["n_folds"]}
+                         for name, acc in record["accuracy"].items()])
+
+
 def load_run(paths: Iterable) -> dict[str, pd.DataFrame]:
     """The tables of a run's files (see :func:`table_key`); files of no known table are left out."""
     tables = {}
@@ -86,7 +96,9 @@ def load_run(paths: Iterable) -> dict[str, pd.DataFrame]:
         key = table_key(path)
         if key is None:
             continue
-        if key == "fig4_1":
+        if key.startswith("premise/"):
+            tables[key] = _premise(json.loads(Path(path).read_text()))
+        elif key == "fig4_1":
             tables[key] = _alignment_curves(json.loads(Path(path).read_text()))
         elif key in ("fig4_3", "figP_2"):
             with np.load(path) as arrays:
@@ -308,7 +320,8 @@ def main(argv=None):
     if not args.run:
         parser.error("give a run directory, --compare or --markdown")
     root = Path(args.run)
-    paths = [p for p in root.glob("results/chapter[34]/summary/*.csv")] + [root / p for p in DATA_FILES.values()]
+    paths = [*root.glob("results/chapter[34]/summary/*.csv"), *root.glob("results/premises/*.json"),
+             *(root / p for p in DATA_FILES.values())]
     sys.stdout.write(claims_markdown(claims_table(load_run(p for p in paths if p.is_file()))))
     return 0
 

@@ -45,11 +45,14 @@ from ._protocol import (
     run_outer_fold,
     split_timing,
 )
+from ._oracle import ORACLES, oracle_accuracy
 from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_table, ovr_l1_logistic_fold
 from ._recovery import recovery_fraction, recovery_table, recovery_trial, recovery_trials
 from ._reshuffle import reshuffle_table, reshuffled_nested_cv
 
 __all__ = [
+    "ORACLES",
+    "oracle_accuracy",
     "accuracy",
     "precision_recall",
     "selection_matrix",
