@@ -71,6 +71,31 @@ FASTA = f">P1\n{SEQ_A}\n>sp|P2|TEST_HUMAN a UniProt header\n{SEQ_B}\n"
 TSV = "Accession\tOrganism\tCleavage_Site\nP1\tHomo sapiens\t18\nP2\tHomo sapiens\t24\n"
 
 
+def _model_bytes():
+    """A small cleavage-site model (a weight matrix on residue codes) as the bytes of its .npz file."""
+    import tempfile
+
+    from fscompbio.cleavage import CleavageSiteModel
+    from fscompbio.prediction import PositionWeightMatrix
+
+    codes = np.random.default_rng(0).integers(0, 20, size=(200, 12))
+    y = np.r_[np.ones(20, int), np.zeros(180, int)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "model.npz"
+        CleavageSiteModel(PositionWeightMatrix().fit(codes, y), representation="codes").save(path)
+        return path.read_bytes()
+
+
+def _gzip_truncated(text):
+    import gzip
+
+    data = gzip.compress(text.encode())
+    return data[: len(data) // 2]
+
+
+MODEL = _model_bytes()
+PREDICT = ["predict-cleavage", "--model", "{dir}/model.npz"]
+
 # Each case: id -> (files {name: text or bytes}, argv with {dir} for the folder, exit code, message regex).
 # Outputs go to {dir}/out/, which must stay empty.
 CASES = {
@@ -213,6 +238,23 @@ CASES = {
     "tsv-accession-without-sequence": ({"sp.fasta": FASTA, "sp.tsv": TSV + "P3\tHomo sapiens\t20\n"},
                                        ["encode", "{dir}/sp.fasta", "{dir}/sp.tsv"], 1,
                                        r"sp\.tsv: record 'P3' has a missing sequence \(no such accession in"),
+    # ---- predict-cleavage (a small model; the default model is never trained: every case fails first)
+    "predict-output-into-a-missing-folder": ({"p.fasta": FASTA},
+                                             ["predict-cleavage", "{dir}/p.fasta", "--output", "{dir}/no/sites.tsv"],
+                                             1, r"sites\.tsv: folder .*no does not exist; create it first"),
+    "predict-fasta-missing-file": ({}, ["predict-cleavage", "{dir}/none.fasta"], 1, r"none\.fasta: no such file"),
+    "predict-fasta-gzip-damaged": ({"p.fasta.gz": _gzip_truncated(FASTA * 40), "model.npz": MODEL},
+                                   [*PREDICT, "{dir}/p.fasta.gz"], 1, r"p\.fasta\.gz: not a valid gzip file"),
+    "predict-fasta-binary": ({"p.fasta": b"\x89PNG\r\n\x1a\n\xff\xfe", "model.npz": MODEL},
+                             [*PREDICT, "{dir}/p.fasta"], 1, r"p\.fasta: not a valid FASTA file"),
+    "predict-strict-nucleotide-record": ({"p.fasta": FASTA + ">D1\nATGGCGTTTAAACGCGCTAGCTAGGATCC\n",
+                                          "model.npz": MODEL}, [*PREDICT, "{dir}/p.fasta", "--strict"], 1,
+                                         r"p\.fasta: sequence 'D1': looks like a nucleotide sequence"),
+    "predict-model-not-a-model": ({"p.fasta": FASTA, "model.npz": b"PK\x03\x04 not really a zip"},
+                                  [*PREDICT, "{dir}/p.fasta"], 1,
+                                  r"model\.npz: not a cleavage-site model written by fscompbio"),
+    "predict-unknown-format": ({"p.fasta": FASTA}, ["predict-cleavage", "{dir}/p.fasta", "--format", "xml"], 2,
+                               r"fscompbio predict-cleavage: error: argument --format: invalid choice: 'xml'"),
 }
 
 # where the output of each subcommand would go (must not appear)
@@ -220,6 +262,7 @@ OUTPUT_ARGS = {
     "select": ["--output", "{dir}/out/result.json"],
     "evaluate": ["--output", "{dir}/out/folds.json"],
     "encode": ["--output", "{dir}/out/encoded.npz", "--windows", "{dir}/out/windows.csv"],
+    "predict-cleavage": ["--output", "{dir}/out/sites.tsv"],
 }
 
 
@@ -230,6 +273,7 @@ def _run_case(tmp_path, capsys, files, argv):
     argv = [a.format(dir=tmp_path) for a in argv]
     if "--output" not in argv and argv[0] in OUTPUT_ARGS:
         argv += [a.format(dir=tmp_path) for a in OUTPUT_ARGS[argv[0]]]
+        (tmp_path / "out").mkdir()  # an output into a missing folder is itself an error (a case below)
     before = {p for p in tmp_path.rglob("*")}
     code = main(argv)
     err = capsys.readouterr().err
@@ -322,8 +366,8 @@ def test_unwritable_output_folder(tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr(tempfile, "mkstemp", denied)
     monkeypatch.setattr(tempfile, "mkdtemp", denied)
-    for out in (locked / "r.json", locked / "new" / "r.json"):
-        code = main(["select", str(tmp_path / "m.csv"), "--method", "correlation", "--output", str(out)])
-        line = capsys.readouterr().err.strip()
-        assert code == 1 and line == f"fscompbio: error: {out}: cannot write in folder {locked} (Permission denied)"
+    out = locked / "r.json"
+    code = main(["select", str(tmp_path / "m.csv"), "--method", "correlation", "--output", str(out)])
+    line = capsys.readouterr().err.strip()
+    assert code == 1 and line == f"fscompbio: error: {out}: cannot write in folder {locked} (Permission denied)"
     assert list(locked.iterdir()) == []

@@ -583,9 +583,14 @@ def test_predict_cleavage_command_on_a_fasta(tmp_path, approach, capsys):
     assert right > 0.55, right  # chance 1/39; an off-by-one in the site convention gives ~0
     alt = table["alternatives"].iloc[0].split(",")
     assert len(alt) == 3 and float(alt[0].split(":")[1]) <= table["score"].iloc[0]
-    # the same model, loaded, gives the same table
+    # the same model, loaded, gives the same table; stored as arrays + JSON (.npz), exactly the same scores
     again = CleavageSiteModel.load(path).predict_fasta(fasta)
-    np.testing.assert_allclose(again["score"], table["score"], rtol=1e-6)
+    np.testing.assert_allclose(again["score"], table["score"], rtol=1e-3)  # the table prints 4 digits
+    model.save(tmp_path / "model.npz")
+    direct = model.predict_fasta(fasta)
+    loaded = CleavageSiteModel.load(tmp_path / "model.npz")
+    pd.testing.assert_frame_equal(loaded.predict_fasta(fasta), direct)
+    assert loaded.metadata == model.metadata and loaded.representation == kind
 
 
 def test_predict_cleavage_errors(tmp_path, capsys):
@@ -764,3 +769,288 @@ def test_encoded_matrix_codes_positions_from_the_files_geometry():
     M = encoded_matrix("codes_position", enc)
     np.testing.assert_array_equal(M[:, -1], [2, 5])  # targets coded from before + 1 = 10, not from the smallest
     np.testing.assert_array_equal(M[:, :12], codes)
+
+
+# ----------------------------------------------------------------------------- the site accuracy within k residues
+def _site_brute_force(scores, y, groups, target, k):
+    right = []
+    for g in np.unique(groups):
+        s, t, p = scores[groups == g], target[groups == g], y[groups == g]
+        top = np.flatnonzero(s == s.max())
+        right.append(top.size == 1 and abs(t[top[0]] - t[p == p.max()][0]) <= k)
+    return np.mean(right)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n_seq=st.integers(1, 12), n_win=st.integers(2, 8), seed=st.integers(0, 2**16), levels=st.integers(2, 50))
+def test_site_accuracy_matches_a_loop_and_is_exact_at_zero(n_seq, n_win, seed, levels):
+    from fscompbio.cleavage import site_accuracy
+
+    rng = np.random.default_rng(seed)
+    groups = np.repeat(np.arange(n_seq) * 5 + 2, n_win)
+    target = np.tile(np.arange(10, 10 + n_win), n_seq)
+    y = np.zeros(groups.size, dtype=int)
+    for g in np.unique(groups):
+        y[rng.choice(np.flatnonzero(groups == g))] = 1
+    perm = rng.permutation(groups.size)  # windows in any order
+    groups, target, y = groups[perm], target[perm], y[perm]
+    scores = rng.integers(0, levels, groups.size).astype(float)  # ties happen
+    acc = site_accuracy(scores, y, groups, target, tolerances=(0, 1, 2, 3))
+    assert acc[0] == cleavage_accuracy(scores, y, groups)
+    for k in (0, 1, 2, 3):
+        assert acc[k] == pytest.approx(_site_brute_force(scores, y, groups, target, k))
+    assert acc[0] <= acc[1] <= acc[2] <= acc[3]
+
+
+def test_site_accuracy_known_answer_and_errors():
+    from fscompbio.cleavage import site_accuracy
+
+    groups = np.repeat([0, 1, 2], 5)
+    target = np.tile(np.arange(10, 15), 3)
+    y = np.zeros(15, int)
+    y[[2, 7, 12]] = 1  # true target 12 in each sequence
+    scores = np.zeros(15)
+    scores[[2, 8, 10]] = 1.0  # sequence 0 exact, 1 one off, 2 two off
+    assert site_accuracy(scores, y, groups, target) == {0: 1 / 3, 1: 2 / 3, 2: 1.0}
+    scores[11] = 1.0  # sequence 2: a tie at the top counts as wrong at every tolerance
+    assert site_accuracy(scores, y, groups, target) == {0: 1 / 3, 1: 2 / 3, 2: 2 / 3}
+    with pytest.raises(ValueError, match="target must have one entry per window"):
+        site_accuracy(scores, y, groups, target[:-1])
+    with pytest.raises(ValueError, match="tolerances must be >= 0"):
+        site_accuracy(scores, y, groups, target, tolerances=(-1,))
+
+
+# ----------------------------------------------------------------------------- the model as arrays + JSON
+def test_model_stored_as_arrays_predicts_the_same_and_runs_no_code(tmp_path, monkeypatch):
+    """The .npz is read with allow_pickle=False (no pickle.load at all) and scores exactly as the fitted model."""
+    import pickle
+
+    from fscompbio.cleavage import CleavageSiteModel
+    from fscompbio.prediction import CombinedSiteScorer
+
+    rng = np.random.default_rng(0)
+    n_seq, n_win = 60, 8
+    groups = np.repeat(np.arange(n_seq), n_win)
+    pos = np.tile(np.arange(n_win), n_seq)
+    y = (pos == rng.integers(2, 5, n_seq).repeat(n_win)).astype(int)
+    codes = rng.integers(0, 20, size=(y.size, 12))
+    X = np.column_stack([rng.normal(size=(y.size, 3)) + y[:, None], codes, pos])
+    est = CombinedSiteScorer(base=GaussianSVC(class_weight="balanced", Cs=(0.3, 1, 3), gamma_multipliers=(0.5, 1)),
+                             random_state=0).fit(X, y, groups)
+    model = CleavageSiteModel(est, representation="codes", metadata={"approach": "test", "n_sequences": 60})
+    model.save(tmp_path / "m.npz")
+
+    def no_pickle(*args, **kwargs):
+        raise AssertionError("a pickle was loaded")
+
+    monkeypatch.setattr(pickle, "load", no_pickle)
+    monkeypatch.setattr(pickle, "loads", no_pickle)
+    loaded = CleavageSiteModel.load(tmp_path / "m.npz")
+    np.testing.assert_array_equal(loaded.estimator.decision_function(X), est.decision_function(X))
+    assert loaded.estimator.weights_.tolist() == est.weights_.tolist() and loaded.metadata == model.metadata
+    assert loaded.estimator.get_params()["scores"] == est.scores and not hasattr(loaded.estimator, "holdout_base_")
+
+
+def test_a_model_that_arrays_cannot_store_is_refused_by_name(tmp_path):
+    from fscompbio.cleavage import CleavageSiteModel
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 4)), np.r_[np.ones(30, int), np.zeros(30, int)]
+    model = CleavageSiteModel(SVC().fit(X, y), representation="scales", scales=pd.DataFrame())
+    with pytest.raises(ValueError, match="a SVC cannot be stored without pickle; storable: GaussianSVC"):
+        model.save(tmp_path / "m.npz")
+    assert not (tmp_path / "m.npz").exists()
+    model.save(tmp_path / "m.pkl")  # as a pickle it can
+    assert CleavageSiteModel.load(tmp_path / "m.pkl").estimator.n_features_in_ == 4
+
+
+# ----------------------------------------------------------------------------- predict-cleavage: inputs and outputs
+PROTEINS = """>sp|P1|ONE_HUMAN first
+MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFKGLVLIAFSQYLQQ
+>P2
+MALWMRLLPLLALLALWGPDPAAAFVNQHLCGSHLVEALYLVCGERGFFYTPKTRRE
+>DNA1
+ATGAAGTGGGTAACCTTTATTTCCCTTCTTTTTCTCTTTAGCTCGGCTTATTCCAGGGGTGTG
+>P3
+MKLLAVLALAGAQAMKLLAVLALAGAQAMKLLAVLALAGAQA
+"""
+
+
+def _predict(tmp_path, capsys, *args, fasta_text=PROTEINS, name="p.fasta"):
+    from fscompbio.cli import main
+
+    model = tmp_path / "model.npz"
+    if not model.exists():
+        _pwm_model().save(model)
+    fasta = tmp_path / name
+    if name.endswith(".gz"):
+        import gzip
+
+        fasta.write_bytes(gzip.compress(fasta_text.encode()))
+    else:
+        fasta.write_text(fasta_text)
+    out = tmp_path / "out.txt"
+    code = main(["predict-cleavage", "--model", str(model), str(fasta), "--output", str(out), *args])
+    return code, out.read_text() if out.exists() else None, capsys.readouterr().err
+
+
+def test_predict_cleavage_reads_gzip_and_standard_input_as_the_plain_file(tmp_path, capsys, monkeypatch):
+    import io
+
+    from fscompbio.cli import main
+
+    code, plain, _ = _predict(tmp_path, capsys)
+    assert code == 0
+    code, gz, _ = _predict(tmp_path, capsys, name="p.fasta.gz")
+    assert code == 0 and gz == plain
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(PROTEINS.encode())))
+    assert main(["predict-cleavage", "--model", str(tmp_path / "model.npz"), "-"]) == 0
+    assert capsys.readouterr().out == plain
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["predict-cleavage", "--model", str(tmp_path / "model.npz"), "-"]) == 1
+    assert capsys.readouterr().err == "fscompbio: error: standard input: no FASTA records found\n"
+
+
+def test_a_nucleotide_record_is_skipped_with_its_own_status(tmp_path, capsys):
+    code, out, err = _predict(tmp_path, capsys)
+    assert code == 0
+    table = pd.read_csv(io_text(out), sep="\t", comment="#", dtype=str, keep_default_na=False).set_index("accession")
+    assert table.loc["DNA1", "status"] == "skipped: looks like a nucleotide sequence (A, C, G, T, U, N), not a protein"
+    assert (table.drop(index="DNA1")["status"] == "ok").all()
+    assert err.splitlines() == [f"fscompbio: warning: {tmp_path / 'p.fasta'}: 1 record(s) could not be scored "
+                                "(1 nucleotide sequence; see the status column)"]
+
+
+def io_text(text):
+    import io
+
+    return io.StringIO(text)
+
+
+def test_predict_cleavage_fasta_writes_the_mature_sequences(tmp_path, capsys):
+    from Bio import SeqIO
+
+    code, tsv, _ = _predict(tmp_path, capsys)
+    sites = pd.read_csv(io_text(tsv), sep="\t", comment="#", dtype={"accession": str}).set_index("accession")
+    code, fasta, err = _predict(tmp_path, capsys, "--format", "fasta")
+    assert code == 0
+    records = list(SeqIO.parse(io_text(fasta), "fasta"))
+    full = {r.id.split("|")[1] if "|" in r.id else r.id: str(r.seq) for r in SeqIO.parse(io_text(PROTEINS), "fasta")}
+    assert [r.id for r in records] == ["P1", "P2", "P3"]  # the nucleotide record left out
+    for r in records:
+        site = int(sites.loc[r.id, "cleavage_site"])
+        assert str(r.seq) == full[r.id][site:]  # the residues after the signal peptide
+        assert f"signal peptide 1-{site} removed" in r.description
+    assert err.splitlines() == [f"fscompbio: warning: {tmp_path / 'p.fasta'}: 1 record(s) could not be scored "
+                                "(1 nucleotide sequence; left out of the FASTA; --format tsv gives each one's reason)"]
+
+
+def test_predict_cleavage_gff3_warning_points_at_its_comments_and_scores_have_four_digits(tmp_path, capsys):
+    code, gff, err = _predict(tmp_path, capsys, "--format", "gff3")
+    assert code == 0 and "status column" not in err
+    assert err.strip().endswith("(1 nucleotide sequence; see the '# ACCESSION: skipped ...' comment lines)")
+    assert "# DNA1: skipped: looks like a nucleotide sequence" in gff
+    code, tsv, _ = _predict(tmp_path, capsys)
+    table = pd.read_csv(io_text(tsv), sep="\t", comment="#", dtype=str, keep_default_na=False)
+    for score in table["score"][table["status"] == "ok"]:
+        assert score == f"{float(score):.4g}" and len(score.lstrip("-").replace(".", "")) <= 5
+
+
+# ----------------------------------------------------------------------------- the default model
+def _default_record_pwm(monkeypatch):
+    """The default model's record with a quick approach (the weight matrix + position prior), for tests."""
+    import fscompbio.cleavage._default as default
+
+    record = default.default_model_record()
+    record = {**record, "choice": {**record["choice"], "approach": "pwm_prior"}}
+    monkeypatch.setattr(default, "default_model_record", lambda: record)
+    return record
+
+
+def test_default_model_record_is_the_archived_choice_with_its_cv_figures():
+    """The record chooses as the workflow would from the archived table P1, and its figures are that CV's."""
+    import hashlib
+    from pathlib import Path
+
+    from fscompbio.cleavage import choose_model, default_model_record
+
+    repo = Path(__file__).resolve().parents[1]
+    record = default_model_record()
+    table = pd.read_csv(repo / record["provenance"]["table_P1"])
+    choice = choose_model(table)
+    assert {k: record["choice"][k] for k in choice} == choice
+    acc = record["site_accuracy"]
+    assert acc["exact"]["mean"] == choice["homology_cv_accuracy_mean"]
+    assert acc["exact"]["sd"] == choice["homology_cv_accuracy_sd"]
+    assert acc["n_folds"] == choice["cv_n_folds"] == len(acc["folds"])
+    for key in ("exact", "within_1", "within_2"):
+        folds = [f[key] for f in acc["folds"]]
+        assert acc[key]["mean"] == pytest.approx(np.mean(folds), abs=0.006)
+        assert acc[key]["sd"] == pytest.approx(np.std(folds, ddof=1), abs=0.006)
+    assert all(f["exact"] <= f["within_1"] <= f["within_2"] for f in acc["folds"])
+    for key in ("fasta", "tsv", "scales"):
+        path = repo / record["training"]["data"][key]
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == record["training"]["data"][f"{key}_sha256"]
+
+
+def test_default_model_is_trained_once_cached_and_read_back(tmp_path, capsys, monkeypatch):
+    """No --model: trained on first use into $FSCOMPBIO_CACHE_DIR (else XDG_CACHE_HOME), read from there after;
+    the same output both times, with the CV figures in its header."""
+    import fscompbio.cleavage._default as default
+    from fscompbio.cli import main
+
+    _default_record_pwm(monkeypatch)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("FSCOMPBIO_CACHE_DIR", raising=False)
+    fasta = tmp_path / "p.fasta"
+    fasta.write_text(PROTEINS)
+    outs = []
+    for run in range(2):
+        out = tmp_path / f"sites{run}.tsv"
+        assert main(["predict-cleavage", str(fasta), "--output", str(out)]) == 0
+        outs.append(out.read_text())
+        err = capsys.readouterr().err
+        assert ("training the default cleavage-site model" in err) == (run == 0)
+        if run == 0:  # the second run must not train
+            monkeypatch.setattr(default, "train_default_model", lambda *a, **k: pytest.fail("trained again"))
+    cached = list((tmp_path / "xdg" / "fscompbio").glob("default_cleavage_model-*.npz"))
+    assert len(cached) == 1
+    header = [line for line in outs[1].splitlines() if line.startswith("#")]
+    assert "trained now" in outs[0] and "cached in" in header[0] and str(cached[0]) in header[0]
+    assert "homology-aware CV accuracy 75.9 +- 4.6 %" in header[0]
+    assert header[1].startswith("# cleavage-site accuracy under homology-aware CV (10 folds, 2849 sequences")
+    assert "exact site 75.9 +- 4.6 %, within +-1 residue" in header[1] and "within +-2 residues" in header[1]
+    body = [[line for line in text.splitlines() if not line.startswith("#")] for text in outs]
+    assert body[0] == body[1]
+    monkeypatch.setenv("FSCOMPBIO_CACHE_DIR", str(tmp_path / "mine"))  # the variable wins over XDG_CACHE_HOME
+    assert default.default_cache_dir() == tmp_path / "mine"
+
+
+def test_default_model_cache_folder_can_be_given_and_a_damaged_cache_is_replaced(tmp_path, capsys, monkeypatch):
+    from fscompbio.cleavage import default_model_path, load_default_model
+
+    _default_record_pwm(monkeypatch)
+    path = default_model_path(tmp_path / "c")
+    path.parent.mkdir()
+    path.write_bytes(b"PK\x03\x04 damaged")
+    model, where, trained = load_default_model(tmp_path / "c")
+    assert where == path and trained and model.metadata["approach"] == "pwm_prior"
+    assert "not a cleavage-site model written by fscompbio" in capsys.readouterr().err
+    assert load_default_model(tmp_path / "c")[2] is False  # replaced by a good one
+
+
+@pytest.mark.slow
+def test_default_model_is_the_workflows_saved_model():
+    """Trained from the shipped sequences, the default model is the archived thesis run's saved model."""
+    import json
+    from pathlib import Path
+
+    from fscompbio.cleavage import train_default_model
+
+    repo = Path(__file__).resolve().parents[1]
+    archived = json.loads((repo / "archive/thesis/files/results/chapter5/model/cleavage_model.json").read_text())
+    meta = train_default_model().metadata
+    for key in ("approach", "protocol", "C", "gamma", "n_support_vectors", "n_train_windows", "n_sequences",
+                "n_holdout_sequences"):
+        assert meta[key] == archived[key], key
+    np.testing.assert_allclose(meta["combination_weights"], archived["combination_weights"], rtol=1e-9)

@@ -164,6 +164,7 @@ def _write_peptides(tmp_path, extra=""):
 def test_encode_windows_and_encodings(tmp_path, capsys):
     fasta, tsv = _write_peptides(tmp_path)
     out, win = tmp_path / "o" / "enc.npz", tmp_path / "o" / "win.csv"
+    out.parent.mkdir()
     assert main(["encode", str(fasta), str(tsv), "--output", str(out), "--windows", str(win)]) == 0
     captured = capsys.readouterr()
     assert "dropped 1 of 4 sequences: 1 shorter than --prefix 50" in captured.err  # P4, said once
@@ -209,6 +210,7 @@ def test_output_is_atomic_and_readable(tmp_path, monkeypatch):
     """A failure while writing leaves neither the file nor a temporary; a success has the usual mode."""
     csv, _ = _planted_csv(tmp_path, 8, n=30, d=5)
     out = tmp_path / "res" / "sel.json"
+    out.parent.mkdir()
 
     def broken_dump(*args, **kwargs):
         raise OSError(28, "No space left on device")
@@ -267,3 +269,31 @@ def test_the_readme_example_of_evaluate_is_what_the_command_prints(capsys, monke
     for line in shown:
         want = comparable(line)
         assert any(p.startswith(want) for p in printed), f"README line not printed: {line!r}\nprinted: {printed}"
+
+
+def test_version_is_the_package_metadata_version(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"fscompbio {version('fscompbio')}\n"
+
+
+@pytest.mark.parametrize("command", ["select", "make-dataset", "encode", "predict-cleavage"])
+def test_output_into_a_missing_folder_fails_before_any_work(tmp_path, capsys, monkeypatch, command):
+    """One line naming the output and the folder; nothing created; no work done (no data read, no model
+    trained: the default model's training would fail the test)."""
+    import fscompbio.cleavage._default as default
+
+    monkeypatch.setattr(default, "train_default_model", lambda *a, **k: pytest.fail("trained before the check"))
+    csv, _ = _planted_csv(tmp_path, 9, n=30, d=5)
+    fasta, tsv = _write_peptides(tmp_path)
+    out = tmp_path / "missing" / "deeper" / "out.x"
+    argv = {"select": ["select", str(csv), "--method", "correlation"],
+            "make-dataset": ["make-dataset", "xor"],
+            "encode": ["encode", str(fasta), str(tsv)],
+            "predict-cleavage": ["predict-cleavage", str(fasta)]}[command]
+    before = sorted(tmp_path.rglob("*"))
+    assert main(argv + ["--output", str(out)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"fscompbio: error: {out}: folder {out.parent} does not exist; create it first (mkdir -p {out.parent})"]
+    assert sorted(tmp_path.rglob("*")) == before

@@ -372,3 +372,58 @@ def test_real_prefixes_have_homologues_but_no_giant_cluster(real_windows):
     sizes = np.bincount(labels)
     assert 1500 < sizes.size < 2000  # measured: 1,697 clusters of 2,849
     assert sizes.max() < 0.05 * labels.size  # 10 balanced folds remain possible
+
+
+# ----------------------------------------------------------------------------- FASTA: gzip, standard input, nucleotides
+def test_fasta_gzip_and_standard_input_read_as_the_plain_file(tmp_path, monkeypatch):
+    import gzip
+    import io
+
+    from fscompbio.sequences import iter_fasta, read_fasta
+
+    text = FASTA.read_text()[:20000]
+    text = text[: text.rindex(">")]
+    plain = tmp_path / "p.fasta"
+    plain.write_text(text)
+    packed = tmp_path / "p.fa.gz"
+    packed.write_bytes(gzip.compress(text.encode()))
+    named_plain = tmp_path / "really_gzip.fasta"  # recognised by its first bytes, not its name
+    named_plain.write_bytes(gzip.compress(text.encode()))
+    want = list(iter_fasta(plain))
+    assert len(want) > 10
+    assert list(iter_fasta(packed)) == list(iter_fasta(named_plain)) == want
+    for data in (text.encode(), gzip.compress(text.encode())):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+        assert list(iter_fasta("-")) == want
+    stdin = io.TextIOWrapper(io.BytesIO(text.encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    read_fasta("-")
+    assert not stdin.closed  # standard input stays open after reading
+
+
+def test_damaged_gzip_and_bad_standard_input_name_the_source(tmp_path, monkeypatch):
+    import gzip
+    import io
+
+    from fscompbio.sequences import iter_fasta
+
+    rng = np.random.default_rng(0)
+    text = "".join(f">P{i}\n{''.join(rng.choice(list(STANDARD_RESIDUES), 60))}\n" for i in range(100))
+    data = gzip.compress(text.encode())
+    bad = tmp_path / "cut.fasta.gz"
+    bad.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match=re.escape(f"{bad}: not a valid gzip file (Compressed file ended")):
+        list(iter_fasta(bad))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\x89PNG\r\n\x1a\n\xff\xfe")))
+    with pytest.raises(ValueError, match="^standard input: not a valid FASTA file"):
+        list(iter_fasta("-"))
+
+
+def test_nucleotide_sequences_are_recognised_and_no_shipped_protein_is(real_records):
+    from fscompbio.sequences import looks_like_nucleotides
+
+    assert looks_like_nucleotides("ATGGCGTTTAAACGCGCTAGC") and looks_like_nucleotides("augg-cguu*uaaacgNNNcgc")
+    assert looks_like_nucleotides("ATGGCGTTTAAACGCGCTAGCTAGGAXYRATCC")  # 10% ambiguity codes
+    assert not looks_like_nucleotides("") and not looks_like_nucleotides("MKWVTFISLLLLFSSAYS")
+    assert not looks_like_nucleotides("ATGGCGTTTAAACGCGCTAGCTAGGAXYRATCCQQ")  # 15% non-nucleotide letters
+    assert not any(looks_like_nucleotides(s) for s in real_records["sequence"])

@@ -18,12 +18,18 @@ Subcommands (``fscompbio SUBCOMMAND --help`` shows each one's options and an exa
     each candidate site and encode them by the 54 amino-acid scales;
 ``predict-cleavage``
     predict the signal-peptide cleavage site of every protein of a FASTA file
-    with a model the workflow trained (``results/chapter5/model/cleavage_model.pkl``),
-    one TSV row per sequence.
+    (``.gz`` or standard input too) with the default model (the approach of
+    table P1 chosen by homology-aware cross-validation, trained from the
+    shipped sequences on first use and cached) or a model the workflow trained
+    (``results/chapter5/model/cleavage_model.pkl``): one TSV row per sequence,
+    GFF3, or the mature sequences as FASTA.
+
+``fscompbio --version`` prints the installed package's version.
 
 Exit codes: 0 success, 1 bad input (the message names the file, the record or
 column and the problem), 2 bad command line. Outputs given by ``--output`` are
-written atomically: a file appears whole or not at all.
+written atomically: a file appears whole or not at all; an output into a
+folder that does not exist, or cannot be written, fails before any work.
 
 To add a subcommand, write ``_args_NAME(parser)`` and ``_run_NAME(args)`` and
 add one :class:`Subcommand` to :data:`SUBCOMMANDS`.
@@ -135,11 +141,30 @@ def _check_method(args):
 
 
 def _check_output(path):
-    """Fail on an unwritable --output before any work (nothing is created)."""
+    """Fail on an unwritable --output, or one into a folder that does not exist, before any work (nothing is
+    created)."""
     if path is not None and str(path) != "-":
+        import errno
+
         from .io import check_writable
 
+        folder = Path(path).parent
+        if not folder.exists():
+            raise FileNotFoundError(errno.ENOENT, f"folder {folder} does not exist; create it first "
+                                                  f"(mkdir -p {folder})", str(path))
         check_writable(path)
+
+
+def _package_version():
+    """The installed package's version (its metadata), else the source tree's."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("fscompbio")
+    except PackageNotFoundError:
+        from . import __version__
+
+        return __version__
 
 
 def _load_binary(args, min_class_size):
@@ -460,14 +485,23 @@ def _run_encode(args):
 # predict-cleavage
 # --------------------------------------------------------------------------
 def _args_predict_cleavage(p):
-    p.add_argument("fasta", help="protein sequences; headers '>ACCESSION' or UniProt '>sp|ACCESSION|NAME'")
-    p.add_argument("--model", required=True,
-                   help="a model file of the workflow (results/chapter5/model/cleavage_model.pkl); it is unpickled, "
-                        "so use only model files you made or trust")
+    p.add_argument("fasta", help="protein sequences (gzip allowed; '-' reads standard input); headers '>ACCESSION' "
+                                 "or UniProt '>sp|ACCESSION|NAME'")
+    p.add_argument("--model", default=None,
+                   help="a model file: an .npz (arrays + JSON, read without running code) or the workflow's "
+                        "results/chapter5/model/cleavage_model.pkl (a pickle: use only files you made or trust). "
+                        "Default: the default model, the approach and protocol of table P1 of best homology-aware "
+                        "cross-validated accuracy, trained from the repository's data/signal_peptides on first use "
+                        "(about 25 s) and cached as .npz")
+    p.add_argument("--cache-dir", default=None,
+                   help="folder of the cached default model (default: $FSCOMPBIO_CACHE_DIR, else "
+                        "$XDG_CACHE_HOME/fscompbio, else ~/.cache/fscompbio)")
     p.add_argument("--alternatives", type=_int_at_least(0), default=3, help="next-best sites reported per sequence")
-    p.add_argument("--format", choices=["tsv", "gff3"], default="tsv",
-                   help="tsv: one row per accession with a status column; gff3: a signal_peptide feature per "
-                        "predicted site (skipped records as comments)")
+    p.add_argument("--format", choices=["tsv", "gff3", "fasta"], default="tsv",
+                   help="tsv: one row per accession with a status column, under a '#' header with the model's "
+                        "cross-validated accuracy; gff3: a signal_peptide feature per predicted site (skipped "
+                        "records as comments); fasta: the mature sequences, signal peptide removed (skipped "
+                        "records left out)")
     p.add_argument("--strict", action="store_true",
                    help="stop at the first record that cannot be scored (default: report it in the status column)")
     p.add_argument("--chunk-size", type=_int_at_least(1), default=500,
@@ -475,36 +509,64 @@ def _args_predict_cleavage(p):
     p.add_argument("--output", default="-", help="output file, written atomically (default: standard output)")
 
 
+#: where each output format reports the records it could not score
+_SKIPPED_WHERE = {"tsv": "see the status column", "gff3": "see the '# ACCESSION: skipped ...' comment lines",
+                  "fasta": "left out of the FASTA; --format tsv gives each one's reason"}
+
+
+def _skip_kind(status):
+    for word, kind in (("nucleotide", "nucleotide sequence"), ("empty", "empty"),
+                       ("shorter", "shorter than one window"), ("residue", "non-standard residue")):
+        if word in status:
+            return kind
+    return status
+
+
 def _run_predict_cleavage(args):
-    from . import __version__
-    from .cleavage import PREDICTION_SCOPE, CleavageSiteModel, write_predictions
+    from .cleavage import PREDICTION_SCOPE, CleavageSiteModel, load_default_model, write_predictions
     from .sequences import iter_fasta
 
     _check_output(args.output)
-    model = CleavageSiteModel.load(args.model)
-    counts = {}
+    name = "standard input" if args.fasta == "-" else args.fasta
+    if args.fasta != "-" and not Path(args.fasta).is_file():  # before the default model's training
+        raise FileNotFoundError(f"{args.fasta}: no such file" if not Path(args.fasta).exists()
+                                else f"{args.fasta}: not a file")
+    if args.model is None:
+        model, path, trained = load_default_model(args.cache_dir)
+        source = f"default model ({'trained now and cached' if trained else 'cached'} in {path})"
+    else:
+        model, source = CleavageSiteModel.load(args.model), f"model {Path(args.model).name}"
+    counts, skipped = {}, {}
 
     def rows():  # streamed into the output; an error stops it before the file appears
         n = 0
         for n, row in enumerate(model.iter_predictions(iter_fasta(args.fasta), n_alternatives=args.alternatives,
                                                        strict=args.strict, chunk_size=args.chunk_size,
-                                                       counts=counts), start=1):
+                                                       counts=counts, with_sequence=args.format == "fasta"),
+                                start=1):
+            if row["status"] != "ok":
+                kind = _skip_kind(row["status"])
+                skipped[kind] = skipped.get(kind, 0) + 1
             yield row
         if n == 0:
             raise ValueError("no FASTA records found")
 
-    header = [f"fscompbio predict-cleavage {__version__}: model {Path(args.model).name}: {model.describe()}",
-              f"the model {PREDICTION_SCOPE}"]
+    header = [f"fscompbio predict-cleavage {_package_version()}: {source}: {model.describe()}"]
+    if model.site_accuracy_line():
+        header.append(model.site_accuracy_line())
+    header.append(f"the model {PREDICTION_SCOPE}")
     try:
         write_predictions(rows(), args.output, fmt=args.format, header=header)
     except ValueError as exc:
-        raise ValueError(exc if str(exc).startswith(str(args.fasta)) else f"{args.fasta}: {exc}") from None
+        raise ValueError(exc if str(exc).startswith(str(name)) else f"{name}: {exc}") from None
     if counts["skipped"]:
-        log.warning("%s: %d record(s) could not be scored (see the status column)", args.fasta, counts["skipped"])
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(skipped.items()))
+        log.warning("%s: %d record(s) could not be scored (%s; %s)", name, counts["skipped"], kinds,
+                    _SKIPPED_WHERE[args.format])
     if counts["duplicate"]:
-        log.warning("%s: %d repeated record(s) (same accession and sequence) reported once", args.fasta,
+        log.warning("%s: %d repeated record(s) (same accession and sequence) reported once", name,
                     counts["duplicate"])
-    log.info("predicted %d sequences with %s (%s)", counts["ok"], args.model, model.metadata.get("approach"))
+    log.info("predicted %d sequences with the %s (%s)", counts["ok"], source, model.metadata.get("approach"))
     return 0
 
 
@@ -536,9 +598,10 @@ SUBCOMMANDS = [
                "fscompbio encode proteins.fasta sites.tsv --output encoded.npz --windows windows.csv",
                _args_encode, _run_encode),
     Subcommand("predict-cleavage", "predict where the signal peptide of each protein of a FASTA file is cut, given that "
-               "it has one (it does not detect signal peptides), with a trained model (TSV or GFF3)",
-               "fscompbio predict-cleavage proteins.fasta --model results/chapter5/model/cleavage_model.pkl "
-               "--output sites.tsv", _args_predict_cleavage, _run_predict_cleavage),
+               "it has one (it does not detect signal peptides), with the default or a trained model (TSV, GFF3, "
+               "or the mature sequences as FASTA)",
+               "fscompbio predict-cleavage proteins.fasta --output sites.tsv", _args_predict_cleavage,
+               _run_predict_cleavage),
 ]
 
 
@@ -554,6 +617,8 @@ def _parser():
     p = _Parser(prog="fscompbio", description=__doc__.split("\n\n")[0], epilog=epilog,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    p.add_argument("--version", action="version", version=f"fscompbio {_package_version()}",
+                   help="print the installed version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND", parser_class=_Parser)
     for c in SUBCOMMANDS:
         s = sub.add_parser(c.name, help=c.help, description=c.help[0].upper() + c.help[1:] + ".",

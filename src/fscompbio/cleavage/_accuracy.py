@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cleavage_accuracy", "summarise_accuracy"]
+__all__ = ["cleavage_accuracy", "site_accuracy", "summarise_accuracy"]
 
 
 def _check_scores_labels_groups(scores, y, groups):
@@ -71,6 +71,60 @@ def cleavage_accuracy(scores, y, groups):
     true_score[g[pos]] = scores[pos]
     n_at_or_above = np.bincount(g, weights=scores >= true_score[g], minlength=n_groups)
     return float(np.mean(n_at_or_above == 1))
+
+
+def site_accuracy(scores, y, groups, target, *, tolerances=(0, 1, 2)):
+    """Fraction of sequences whose top-scoring window lies within ``k`` residues of the true cleavage window.
+
+    The exact position (``k = 0``) is the criterion of the thesis (5.4.1) and
+    of Nielsen, Engelbrecht, Brunak & von Heijne (1997), "Identification of
+    prokaryotic and eukaryotic signal peptides and prediction of their
+    cleavage sites"; a tolerance of one or two residues shows how far off the
+    misses are.
+
+    Parameters
+    ----------
+    scores, y, groups : array-like of shape (n_windows,)
+        As in :func:`cleavage_accuracy`.
+    target : array-like of int, shape (n_windows,)
+        The position of each window in its sequence (its target residue).
+    tolerances : sequence of int, default=(0, 1, 2)
+        ``k`` of each figure; ``k = 0`` is :func:`cleavage_accuracy`.
+
+    Returns
+    -------
+    accuracy : dict of int -> float
+        ``{k: fraction}`` in the order of ``tolerances``. A tie at the top
+        counts as wrong at every tolerance (as in :func:`cleavage_accuracy`).
+
+    Examples
+    --------
+    >>> scores = [0.1, 0.9, 0.2, 0.8, 0.1, 0.0]
+    >>> y = [0, 0, 1, 1, 0, 0]; groups = [0, 0, 0, 1, 1, 1]; target = [10, 11, 12, 10, 11, 12]
+    >>> site_accuracy(scores, y, groups, target)
+    {0: 0.5, 1: 1.0, 2: 1.0}
+    """
+    scores, pos, groups = _check_scores_labels_groups(scores, y, groups)
+    target = np.asarray(target)
+    if target.shape != scores.shape:
+        raise ValueError(f"target must have one entry per window; got shape {target.shape} for {scores.size} windows")
+    tol = [int(k) for k in tolerances]
+    if any(k < 0 for k in tol):
+        raise ValueError(f"tolerances must be >= 0; got {list(tolerances)}")
+    _, g = np.unique(groups, return_inverse=True)
+    n_groups = g.max() + 1
+    n_pos = np.bincount(g, weights=pos, minlength=n_groups).astype(int)
+    if np.any(n_pos != 1):
+        bad = np.flatnonzero(n_pos != 1)
+        raise ValueError(f"every sequence needs exactly one positive window; sequences "
+                         f"{np.unique(groups)[bad[:10]].tolist()} have {n_pos[bad[:10]].tolist()} positives")
+    true_target = np.empty(n_groups, dtype=target.dtype)
+    true_target[g[pos]] = target[pos]
+    order = np.lexsort((-scores, g))  # by sequence, best window first
+    first = order[np.r_[True, g[order][1:] != g[order][:-1]]]  # the top window of each sequence, in group order
+    n_at_top = np.bincount(g, weights=scores == scores[first][g], minlength=n_groups)
+    off = np.abs(target[first] - true_target)
+    return {k: float(np.mean((n_at_top == 1) & (off <= k))) for k in tol}
 
 
 def summarise_accuracy(fold_accuracies):

@@ -1,5 +1,8 @@
 """A trained cleavage-site predictor with its window encoder: save, load, predict users' sequences.
 
+A model is saved as arrays + JSON (``.npz``, read without running code) or as a pickle (``.pkl``, the
+workflow's file; any fitted approach).
+
 >>> from fscompbio.cleavage import CleavageSiteModel   # doctest: +SKIP
 >>> model = CleavageSiteModel.load("results/chapter5/model/cleavage_model.pkl")   # doctest: +SKIP
 >>> table = model.predict_fasta("proteins.fasta")   # doctest: +SKIP
@@ -8,22 +11,26 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import pickle
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-from ..sequences import STANDARD_RESIDUES
+from ..sequences import STANDARD_RESIDUES, looks_like_nucleotides
+from ._arrays import estimator_from_arrays, estimator_to_arrays
 from ._features import representation_matrix
 
 __all__ = ["CleavageSiteModel", "choose_model", "describe_fitted", "write_predictions", "MODEL_FORMAT",
-           "PREDICTION_COLUMNS", "PREDICTION_SCOPE"]
+           "PREDICTION_COLUMNS", "PREDICTION_FORMATS", "PREDICTION_SCOPE"]
 
 
-#: the tag and version stored with a saved model
+#: the tag and version stored with a saved model (pickle and arrays + JSON alike)
 MODEL_FORMAT = ("fscompbio-cleavage-model", 1)
+_ZIP_MAGIC = b"PK\x03\x04"  # an .npz is a zip archive
 _STANDARD = frozenset(STANDARD_RESIDUES)  # the 20 residues the encodings know
 _REPRESENTATIONS = ("scales", "sf", "onehot", "codes", "codes_position", "scales_codes_position")
 
@@ -143,8 +150,11 @@ class CleavageSiteModel:
 
     Notes
     -----
-    :meth:`save` pickles the model; :meth:`load` unpickles it, which runs code
-    from the file: load only models you made or trust.
+    :meth:`save` to an ``.npz`` stores arrays and JSON, which :meth:`load`
+    reads without running code (the Gaussian SVM, the weight matrices and the
+    combined scorer); to any other name it pickles the model (every approach),
+    and loading a pickle runs code from the file: load only models you made or
+    trust.
     """
 
     def __init__(self, estimator, *, representation, scales=None, sparse_filter=None, prefix=50, before=9, after=2,
@@ -193,6 +203,8 @@ class CleavageSiteModel:
         width = self.before + 1 + self.after
         if not head:
             return "skipped: empty sequence"
+        if looks_like_nucleotides(sequence):
+            return "skipped: looks like a nucleotide sequence (A, C, G, T, U, N), not a protein"
         if len(head) < width:
             return f"skipped: {len(head)} residues, shorter than one window ({width})"
         odd = next((i for i, a in enumerate(head) if a not in _STANDARD), None)
@@ -200,12 +212,14 @@ class CleavageSiteModel:
             return f"skipped: residue {head[odd]!r} at {odd + 1}"
         return None
 
-    def iter_predictions(self, records, *, n_alternatives=3, strict=False, chunk_size=500, counts=None):
+    def iter_predictions(self, records, *, n_alternatives=3, strict=False, chunk_size=500, counts=None,
+                         with_sequence=False):
         """Predict record by record, scoring ``chunk_size`` distinct sequences at a time.
 
         Memory is bounded by the chunk, whatever the number of records. Every accession gets one row, in
-        input order (:data:`PREDICTION_COLUMNS`), its ``status`` ``"ok"`` or why it was skipped (empty, shorter
-        than one window, a non-standard residue within the first ``prefix`` residues). A record repeating an
+        input order (:data:`PREDICTION_COLUMNS`), its ``status`` ``"ok"`` or why it was skipped (empty, a
+        nucleotide sequence (:func:`fscompbio.sequences.looks_like_nucleotides`), shorter than one window, a
+        non-standard residue within the first ``prefix`` residues). A record repeating an
         accession with the same sequence is counted as a duplicate and not repeated; with a different
         sequence it is an error. Sequences shared by several accessions are scored once.
 
@@ -220,6 +234,8 @@ class CleavageSiteModel:
             Distinct sequences scored together.
         counts : dict or None
             Updated with ``"ok"``, ``"skipped"`` and ``"duplicate"`` counts.
+        with_sequence : bool, default=False
+            Add the record's whole (upper-case) ``sequence`` to its row (for the mature sequences).
 
         Yields
         ------
@@ -243,27 +259,30 @@ class CleavageSiteModel:
                                  f"from record {seen[accession][1]}")
             seen[accession] = (digest, number)
             reason = self.skip_reason(sequence)
+            kept = sequence if with_sequence else None
             if reason is not None:
                 if strict:  # the windowing's own message names the accession, the residue or the length
-                    candidate_windows({accession: sequence}, prefix=self.prefix, before=self.before, after=self.after)
-                    raise ValueError(f"sequence {accession!r}: {reason}")
+                    if not looks_like_nucleotides(sequence):
+                        candidate_windows({accession: sequence}, prefix=self.prefix, before=self.before,
+                                          after=self.after)
+                    raise ValueError(f"sequence {accession!r}: {reason.removeprefix('skipped: ')}")
                 counts["skipped"] += 1
-                pending.append((accession, None, reason))
+                pending.append((accession, None, reason, kept))
                 continue
             head = sequence[: self.prefix]
             if head not in results:
                 results[head] = None
                 to_score.append(head)
             counts["ok"] += 1
-            pending.append((accession, head, "ok"))
+            pending.append((accession, head, "ok", kept))
             if len(to_score) >= chunk_size:
                 self._score_heads(to_score, results, n_alternatives)
                 to_score = []
-                yield from self._rows(pending, results)
+                yield from self._rows(pending, results, with_sequence)
                 pending = []
         if to_score:
             self._score_heads(to_score, results, n_alternatives)
-        yield from self._rows(pending, results)
+        yield from self._rows(pending, results, with_sequence)
 
     def _score_heads(self, heads, results, n_alternatives):
         windows = self.score_windows({i: h for i, h in enumerate(heads)})
@@ -279,15 +298,18 @@ class CleavageSiteModel:
             results[heads[ids[start]]] = (int(sites[0]), float(top[0]), int(stop - start), alt)
 
     @staticmethod
-    def _rows(pending, results):
-        for accession, head, status in pending:
+    def _rows(pending, results, with_sequence=False):
+        for accession, head, status, sequence in pending:
             if head is None:
-                yield {"accession": accession, "cleavage_site": None, "score": None, "n_candidates": 0,
+                row = {"accession": accession, "cleavage_site": None, "score": None, "n_candidates": 0,
                        "alternatives": "", "status": status}
             else:
                 site, score, n, alt = results[head]
-                yield {"accession": accession, "cleavage_site": site, "score": score, "n_candidates": n,
+                row = {"accession": accession, "cleavage_site": site, "score": score, "n_candidates": n,
                        "alternatives": alt, "status": status}
+            if with_sequence:
+                row["sequence"] = sequence
+            yield row
 
     def predict(self, sequences, *, n_alternatives=3, strict=False):
         """Predicted cleavage site of each sequence.
@@ -341,6 +363,8 @@ class CleavageSiteModel:
         """One line for a report header: the approach, its training data and its expected accuracy."""
         m = self.metadata
         parts = [f"approach {m.get('approach', 'unknown')}"]
+        if m.get("protocol"):
+            parts[0] += f" ({m['protocol']} protocol)"
         if "n_sequences" in m:
             parts.append(f"trained on {m['n_sequences']} sequences")
         for key, label in (("homology_cv", "homology-aware CV"), ("random_cv", "random CV")):
@@ -348,21 +372,95 @@ class CleavageSiteModel:
                 parts.append(f"{label} accuracy {m[f'{key}_accuracy_mean']:.1f} +- {m[f'{key}_accuracy_sd']:.1f} %")
         return "; ".join(parts)
 
+    def site_accuracy_line(self):
+        """The model's cleavage-site accuracy exactly and within +-1 and +-2 residues, or ``None`` if unknown.
+
+        From ``metadata["site_accuracy"]``: ``cv`` (how it was measured), ``n_folds``, ``n_sequences`` and
+        ``exact``, ``within_1``, ``within_2`` (each ``{"mean", "sd"}`` in %, over the folds).
+        """
+        acc = self.metadata.get("site_accuracy")
+        if not acc:
+            return None
+        figures = ", ".join(f"{label} {acc[key]['mean']:.1f} +- {acc[key]['sd']:.1f} %" for key, label in
+                            (("exact", "exact site"), ("within_1", "within +-1 residue"),
+                             ("within_2", "within +-2 residues")))
+        return (f"cleavage-site accuracy under {acc['cv']} ({acc['n_folds']} folds, {acc['n_sequences']} sequences; "
+                f"mean +- sd over folds): {figures}")
+
     # ------------------------------------------------------------------
     def save(self, path):
-        """Pickle the model to ``path`` atomically."""
+        """Write the model to ``path`` atomically: arrays + JSON for an ``.npz``, a pickle otherwise.
+
+        The ``.npz`` (:func:`numpy.savez_compressed`; the description in its ``model.json`` entry) is read
+        by :meth:`load` without running code; it stores the estimators of
+        :data:`fscompbio.cleavage.STORABLE` and raises ``ValueError`` for any other (save those as
+        ``.pkl``).
+        """
         from ..io import atomic_path
 
+        if Path(path).suffix == ".npz":
+            description, arrays = self._to_arrays()
+            with atomic_path(path, suffix=".npz") as tmp:
+                np.savez_compressed(tmp, **{"model.json": np.array(json.dumps(description, sort_keys=True))},
+                                    **arrays)
+            return
         with atomic_path(path) as tmp, open(tmp, "wb") as fh:
             pickle.dump({"format": MODEL_FORMAT[0], "version": MODEL_FORMAT[1], "model": self}, fh,
                         protocol=pickle.HIGHEST_PROTOCOL)
 
+    def _to_arrays(self):
+        if self.sparse_filter is not None:
+            raise ValueError("a model with a sparse filter (representation 'sf') cannot be stored without pickle; "
+                             "save it as .pkl")
+        description, arrays = estimator_to_arrays(self.estimator)
+        from ..io import to_jsonable
+
+        head = {"format": MODEL_FORMAT[0], "version": MODEL_FORMAT[1], "storage": "arrays",
+                "representation": self.representation, "prefix": self.prefix, "before": self.before,
+                "after": self.after, "metadata": to_jsonable(self.metadata), "estimator": description,
+                "scales": None}
+        if self.scales is not None:
+            residues = list(STANDARD_RESIDUES)
+            arrays["scales/values"] = self.scales[residues].to_numpy(np.float64)
+            arrays["scales/index"] = np.asarray(self.scales.index, dtype=str)
+            head["scales"] = {"residues": residues, "index_name": self.scales.index.name}
+        return head, arrays
+
+    @classmethod
+    def _from_arrays(cls, path):
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+            head = json.loads(str(arrays.pop("model.json")))
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError) as exc:
+            raise ValueError(f"{path}: not a cleavage-site model written by fscompbio ({exc})") from exc
+        if not isinstance(head, dict) or head.get("format") != MODEL_FORMAT[0]:
+            raise ValueError(f"{path}: not a cleavage-site model written by fscompbio")
+        if head.get("version") != MODEL_FORMAT[1]:
+            raise ValueError(f"{path}: model format version {head.get('version')!r}; this fscompbio reads "
+                             f"version {MODEL_FORMAT[1]}")
+        try:
+            scales = None
+            if head["scales"] is not None:
+                scales = pd.DataFrame(arrays["scales/values"], columns=head["scales"]["residues"],
+                                      index=pd.Index(arrays["scales/index"].tolist(),
+                                                     name=head["scales"]["index_name"]))
+            estimator = estimator_from_arrays(head["estimator"], arrays)
+            return cls(estimator, representation=head["representation"], scales=scales, prefix=head["prefix"],
+                       before=head["before"], after=head["after"], metadata=head["metadata"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: a damaged cleavage-site model ({exc})") from exc
+
     @classmethod
     def load(cls, path):
-        """Load a model written by :meth:`save` (runs code from the file: trusted files only)."""
+        """Load a model written by :meth:`save`: an ``.npz`` is read without running code; a pickle runs code
+        from the file (trusted files only)."""
         path = Path(path)
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such model file")
+        with open(path, "rb") as fh:
+            if fh.read(4) == _ZIP_MAGIC:
+                return cls._from_arrays(path)
         try:
             with open(path, "rb") as fh:
                 payload = pickle.load(fh)
@@ -379,6 +477,9 @@ class CleavageSiteModel:
 #: the columns of a prediction table
 PREDICTION_COLUMNS = ["accession", "cleavage_site", "score", "n_candidates", "alternatives", "status"]
 
+#: the output formats of :func:`write_predictions`
+PREDICTION_FORMATS = ("tsv", "gff3", "fasta")
+
 #: what the model does and does not do, for every output header and the command's help
 PREDICTION_SCOPE = ("predicts where a signal peptide is cut, given that the protein has one; it does not detect "
                     "signal peptides")
@@ -389,6 +490,11 @@ def _gff_escape(text):
     return "".join(c if c.isalnum() or c in ".:^*$@!+_?-|" else f"%{ord(c):02X}" for c in str(text))
 
 
+def _score_text(value):
+    """A score as people read it: four significant digits (the ranking of a sequence's windows, not more)."""
+    return f"{float(value):.4g}"
+
+
 def _format_rows(rows, fmt, header):
     if fmt == "tsv":
         for line in header:
@@ -396,7 +502,7 @@ def _format_rows(rows, fmt, header):
         yield "\t".join(PREDICTION_COLUMNS) + "\n"
         for r in rows:
             site = "" if r["cleavage_site"] is None else str(int(r["cleavage_site"]))
-            score = "" if r["score"] is None else repr(float(r["score"]))
+            score = "" if r["score"] is None else _score_text(r["score"])
             yield (f"{r['accession']}\t{site}\t{score}\t{r['n_candidates']}\t{r['alternatives']}\t"
                    f"{r['status']}\n")
     elif fmt == "gff3":
@@ -408,19 +514,36 @@ def _format_rows(rows, fmt, header):
                 yield f"# {r['accession']}: {r['status']}\n"
                 continue
             yield (f"{_gff_escape(r['accession'])}\tfscompbio\tsignal_peptide\t1\t{int(r['cleavage_site'])}\t"
-                   f"{r['score']:.6g}\t.\t.\tNote=cleavage after residue {int(r['cleavage_site'])}\n")
+                   f"{_score_text(r['score'])}\t.\t.\tNote=cleavage after residue {int(r['cleavage_site'])}\n")
+    elif fmt == "fasta":  # no comment lines in FASTA: the header is not written; skipped records are left out
+        for r in rows:
+            if r["cleavage_site"] is None:
+                continue
+            if r.get("sequence") is None:
+                raise ValueError("the FASTA format writes mature sequences: the rows need their 'sequence' "
+                                 "(iter_predictions(..., with_sequence=True))")
+            site = int(r["cleavage_site"])
+            mature = r["sequence"][site:]
+            body = "\n".join(mature[i : i + 60] for i in range(0, len(mature), 60))
+            yield (f">{r['accession']} mature protein {site + 1}-{len(r['sequence'])}: signal peptide 1-{site} "
+                   f"removed (predicted by fscompbio, score {_score_text(r['score'])})\n{body}\n")
     else:
-        raise ValueError(f"format must be 'tsv' or 'gff3'; got {fmt!r}")
+        raise ValueError(f"format must be one of {', '.join(PREDICTION_FORMATS)}; got {fmt!r}")
 
 
 def write_predictions(rows, path, *, fmt="tsv", header=()):
-    """Write prediction rows as TSV or GFF3 to ``path`` as they come, atomically (``"-"``: standard output).
+    """Write prediction rows as TSV, GFF3 or FASTA to ``path`` as they come, atomically (``"-"``: standard output).
 
     ``rows``: a table of :meth:`CleavageSiteModel.predict` or the rows of
     :meth:`CleavageSiteModel.iter_predictions` (consumed one at a time, so a large prediction is never held in
     memory); ``header``: lines written first as ``#`` comments (the model, its training data, its accuracy).
     GFF3 gives each predicted signal peptide as a ``signal_peptide`` feature from residue 1 to the site.
+    FASTA gives the mature sequence of every scored record (the residues after the predicted site; the rows
+    need the ``sequence``, ``iter_predictions(..., with_sequence=True)``); it has no comment lines, so the
+    header is not written and skipped records are left out. Scores have four significant digits.
     """
+    if fmt not in PREDICTION_FORMATS:
+        raise ValueError(f"format must be one of {', '.join(PREDICTION_FORMATS)}; got {fmt!r}")
     import sys
 
     from ..io import atomic_path

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import gzip
+import io
 import logging
+import re
+import sys
+import zlib
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from Bio import SeqIO
 
-__all__ = ["STANDARD_RESIDUES", "iter_fasta", "read_fasta", "read_signal_peptides"]
+__all__ = ["STANDARD_RESIDUES", "NUCLEOTIDE_LETTERS", "iter_fasta", "read_fasta", "read_signal_peptides",
+           "looks_like_nucleotides"]
 
 logger = logging.getLogger("fscompbio.sequences")
 
@@ -18,6 +25,28 @@ STANDARD_RESIDUES = "ARNDCQEGHILKMFPSTWYV"
 _STANDARD_SET = frozenset(STANDARD_RESIDUES)
 
 _REQUIRED_COLUMNS = ("Accession", "Cleavage_Site")
+
+#: The letters of a nucleotide sequence (DNA, RNA, and N for an unknown base).
+NUCLEOTIDE_LETTERS = "ACGTUN"
+_NON_LETTERS = re.compile("[^A-Z]")
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def looks_like_nucleotides(sequence, *, min_fraction=0.9):
+    """Whether ``sequence`` reads as DNA or RNA rather than protein.
+
+    True when at least ``min_fraction`` of its letters are A, C, G, T, U or N
+    (case ignored; gaps ``-``, stops ``*`` and other non-letters not counted).
+    Proteins rarely come close: in the 2,932 UniProt signal-peptide proteins
+    shipped with the study the largest such fraction is 0.78.
+
+    Examples
+    --------
+    >>> looks_like_nucleotides("ATGGCGTTTAAACGCGCT"), looks_like_nucleotides("MKWVTFISLLLLFSSAYS")
+    (True, False)
+    """
+    letters = _NON_LETTERS.sub("", str(sequence).upper())
+    return bool(letters) and sum(letters.count(c) for c in NUCLEOTIDE_LETTERS) >= min_fraction * len(letters)
 
 
 def _fasta_accession(record_id):
@@ -34,25 +63,58 @@ def _check_file(path):
         raise FileNotFoundError(f"{path}: no such file" if not Path(path).exists() else f"{path}: not a file")
 
 
+@contextmanager
+def _open_text(path):
+    """A UTF-8 text handle on ``path`` (``"-"``: standard input), decompressed when it is gzip (by its first bytes)."""
+    stdin = str(path) == "-"
+    if stdin:
+        raw = sys.stdin.buffer
+        wrapped = not hasattr(raw, "peek")
+        if wrapped:
+            raw = io.BufferedReader(raw)
+    else:
+        _check_file(path)
+        raw = open(path, "rb")
+    text = binary = None
+    try:
+        binary = gzip.GzipFile(fileobj=raw, mode="rb") if raw.peek(2)[:2] == _GZIP_MAGIC else raw
+        text = io.TextIOWrapper(binary, encoding="utf-8", newline=None)
+        yield text
+    finally:
+        if not stdin:
+            raw.close()
+        else:  # standard input stays open: detach every wrapper instead of closing it
+            if text is not None:
+                text.detach()
+            if binary is not None and binary is not raw:
+                binary.close()  # a GzipFile does not close the file it was given
+            if wrapped:
+                raw.detach()
+
+
 def iter_fasta(fasta_path):
     """Yield ``(record number, accession, upper-case sequence)`` of each FASTA record, one at a time.
 
-    Memory does not grow with the file. A malformed file or an empty header stops with an error naming
-    the file and the record; empty sequences and repeated accessions are yielded (the caller decides).
+    ``fasta_path`` may be gzip-compressed (recognised by its first bytes, whatever its name) or ``"-"``
+    for standard input. Memory does not grow with the file. A malformed file or an empty header stops
+    with an error naming the file and the record; empty sequences and repeated accessions are yielded
+    (the caller decides).
     """
-    _check_file(fasta_path)
-    with open(fasta_path) as handle:
+    name = "standard input" if str(fasta_path) == "-" else str(fasta_path)
+    with _open_text(fasta_path) as handle:
         try:
             for number, record in enumerate(SeqIO.parse(handle, "fasta"), start=1):
                 accession = _fasta_accession(record.id)
                 if not accession:
-                    raise ValueError(f"{fasta_path}: record {number} has an empty header (no accession)")
+                    raise ValueError(f"{name}: record {number} has an empty header (no accession)")
                 yield number, accession, str(record.seq).upper()
+        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:  # a damaged or truncated .gz
+            raise ValueError(f"{name}: not a valid gzip file ({exc or 'truncated'})") from exc
         except ValueError as exc:  # Biopython's message does not name the file; also a binary file's decode error
-            if str(exc).startswith(str(fasta_path)):
+            if str(exc).startswith(name):
                 raise
             first_paragraph = " ".join(str(exc).strip().split("\n\n")[0].split())
-            raise ValueError(f"{fasta_path}: not a valid FASTA file ({first_paragraph})") from exc
+            raise ValueError(f"{name}: not a valid FASTA file ({first_paragraph})") from exc
 
 
 def read_fasta(fasta_path):
