@@ -187,3 +187,30 @@ def draw_datasets(section):
     """Draws 1 .. n-1 of the section's synthetic data sets (``<set>_draw<k>``), for the claims."""
     n = config[section]["draws"]["n"]
     return [draw_name(d, k) for d in config[section]["datasets"] if d in _REGISTRY for k in range(1, n)]
+
+
+# --------------------------------------------------------------------------
+# the features tables (figures/{name}_features.csv) of the chapter-3/4 data sets
+# --------------------------------------------------------------------------
+CHAPTER_TITLES = {"chapter3": "Chapter 3", "chapter4": "Chapter 4"}
+
+
+def feature_datasets():
+    """Every data set of chapter3.datasets and chapter4.datasets, once, in config order."""
+    return list(dict.fromkeys([*config["chapter3"]["datasets"], *config["chapter4"]["datasets"]]))
+
+
+def feature_fold_files(chapter):
+    """The fold results of one chapter behind a data set's features table (none when it is not listed)."""
+
+    def files(wildcards):
+        if wildcards.dataset not in feature_datasets():
+            raise ValueError(
+                f"figures/{wildcards.dataset}_features.csv: {wildcards.dataset!r} is not a data set of "
+                f"chapter3.datasets or chapter4.datasets; those are {feature_datasets()}"
+            )
+        if wildcards.dataset not in config[chapter]["datasets"]:
+            return []
+        return fold_files(chapter, chapter, wildcards.dataset)
+
+    return files
