@@ -44,3 +44,17 @@ rule features:
 
 
 FINAL_OUTPUTS.extend(f"figures/{d}_features.{ext}" for d in FEATURE_DATASETS for ext in ("csv", "png"))
+
+
+# your own data sets only (those of chapter3/chapter4.datasets that are not the study's): their panels and
+# features tables, nothing else of the study
+rule own_data:
+    input:
+        [
+            figure(panel_id(c, d))
+            for d in own_datasets()
+            for c in ("chapter3", "chapter4")
+            if d in config[c]["datasets"]
+        ]
+        + [f"figures/{d}_features.{ext}" for d in own_datasets() for ext in ("csv", "png")],
+    localrule: True

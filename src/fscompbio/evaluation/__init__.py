@@ -30,8 +30,16 @@ samples and features), :func:`reshuffle_table`.
 """
 
 from ._features import CONSENSUS_RULE, FEATURE_COLUMNS, feature_table, top_features
-from ._folds import CHAPTERS, FoldSeeds, evaluate_folds, fold_seeds
-from ._methods import METHODS, MethodSpec, make_selector, method_spec, model_selections_for
+from ._folds import CHAPTER_METHODS, CHAPTERS, FoldSeeds, evaluate_folds, fold_seeds
+from ._methods import (
+    METHODS,
+    TASK_METHODS,
+    MethodSpec,
+    make_selector,
+    method_spec,
+    model_selections_for,
+    task_error,
+)
 from ._metrics import (
     accuracy,
     consistency_log_likelihood,
@@ -76,6 +84,8 @@ __all__ = [
     "make_selector",
     "method_spec",
     "model_selections_for",
+    "TASK_METHODS",
+    "task_error",
     "recovery_fraction",
     "recovery_trial",
     "recovery_trials",
@@ -87,6 +97,7 @@ __all__ = [
     "reshuffled_nested_cv",
     "reshuffle_table",
     "CHAPTERS",
+    "CHAPTER_METHODS",
     "FoldSeeds",
     "fold_seeds",
     "evaluate_folds",

@@ -15,12 +15,18 @@ from ..seeding import derive_seed
 from ._methods import make_selector, method_spec
 from ._protocol import absolute_gammas, outer_splits, run_outer_fold, split_timing
 
-__all__ = ["FoldSeeds", "fold_seeds", "evaluate_folds", "CHAPTERS"]
+__all__ = ["FoldSeeds", "fold_seeds", "evaluate_folds", "CHAPTERS", "CHAPTER_METHODS"]
 
 log = logging.getLogger(__name__)
 
 #: the chapters whose protocol :func:`evaluate_folds` runs (their config sections and seed keys)
 CHAPTERS = ("chapter3", "chapter4")
+
+#: the methods of each chapter (linear rankings; non-linear selection), as the config schemas list them
+CHAPTER_METHODS = {
+    "chapter3": ("correlation", "stabsel_lasso", "stabsel_logreg", "stabsel_lpboost", "linear_rfe", "random"),
+    "chapter4": ("randsel", "gaussian_rfe", "fohsic", "bahsic"),
+}
 
 
 class FoldSeeds(NamedTuple):
