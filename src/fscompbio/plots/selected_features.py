@@ -84,6 +84,8 @@ def plot_selection_frequency(table, *, title="", labels=None, max_features=MAX_F
     cbar = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
     cbar.set_label("fraction of outer folds selecting it")
     ax.set_title(title)
-    if footer:
-        fig.text(0.01, -0.02, footer, fontsize=7, ha="left", va="top", wrap=True)
+    if footer:  # under the rotated column labels and the axis label
+        fig.canvas.draw()
+        box = ax.get_tightbbox(fig.canvas.get_renderer()).transformed(fig.transFigure.inverted())
+        fig.text(max(box.x0, 0.0), box.y0 - 0.01, footer, fontsize=7, ha="left", va="top", wrap=True)
     return fig
