@@ -163,6 +163,19 @@ def own_datasets():
     ]
 
 
+def own_data_targets(wildcards):
+    """The panels and features tables of your own data sets (the own_data target); none is an error."""
+    own = own_datasets()
+    if not own:
+        files = ", ".join(map(str, workflow.configfiles)) or "the config"
+        raise ValueError(
+            f"own_data: no data set of your own in chapter3.datasets or chapter4.datasets ({files}); add its "
+            "datasets.csv name there (README, 'Your own data through the chapter-3 and chapter-4 workflow')"
+        )
+    panels = [figure(panel_id(c, d)) for d in own for c in ("chapter3", "chapter4") if d in config[c]["datasets"]]
+    return panels + [f"figures/{d}_features.{ext}" for d in own for ext in ("csv", "png")]
+
+
 def folds_run(section, dataset):
     """How many of the outer folds are evaluated (the first ones): the data set's own dataset_folds_run
     (null = all), else folds_run for the study's data sets and all of them for yours; on draws 1.. of a

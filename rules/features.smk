@@ -50,11 +50,5 @@ FINAL_OUTPUTS.extend(f"figures/{d}_features.{ext}" for d in FEATURE_DATASETS for
 # features tables, nothing else of the study
 rule own_data:
     input:
-        [
-            figure(panel_id(c, d))
-            for d in own_datasets()
-            for c in ("chapter3", "chapter4")
-            if d in config[c]["datasets"]
-        ]
-        + [f"figures/{d}_features.{ext}" for d in own_datasets() for ext in ("csv", "png")],
+        own_data_targets,
     localrule: True

@@ -161,3 +161,9 @@ def test_planted_genes_lead_the_features_table(tmp_path):
         if set(best.index[:3]) == set(PLANTED) and best.iloc[3:].max() < best.iloc[:3].min():
             leading.append(method)
     assert len(leading) >= 3, (leading, table.head(20))
+
+
+def test_own_data_without_a_data_set_of_your_own_says_what_to_add(tmp_path):
+    run = _snakemake(tmp_path, "own_data", "--dry-run")
+    assert run.returncode != 0
+    assert "own_data: no data set of your own in chapter3.datasets or chapter4.datasets" in run.stdout + run.stderr
