@@ -1,9 +1,7 @@
 # Chapter 3: linear rankings + {nested CV, greedy KTA} on any data set by name (figures 3.3-3.8 on the
 # six synthetic sets, 3.9-3.13 on the real tasks, "chapter3_<name>" on yours; table 3.2) and the
-# consistency toy (figures 2.2-2.4). One job per (dataset, method, outer fold) fits the selector once,
-# runs every model selection on that fit (nested CV, KTA) and writes a
-# small JSON and its wall-clock timing apart; per-dataset summaries feed the panel figures.
-# The per-fold script is method-agnostic (fscompbio.evaluation.make_selector): chapter 4 reuses it.
+# consistency toy (figures 2.2-2.4). The fold jobs (ch3_fold, one per dataset, method and group of outer
+# folds) are rules/folds.smk's, one rule for chapters 3 and 4; per-dataset summaries feed the panel figures.
 
 
 validate(config["chapter3"], schema="../schemas/chapter3.schema.yaml")
@@ -18,46 +16,7 @@ wildcard_constraints:
     ch3_last="[0-9]+",
 
 
-rule ch3_fold:
-    input:
-        "results/datasets/{dataset}.npz",
-    output:
-        json="results/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.json",
-        timing="results/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.timing.json",
-    log:
-        "logs/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.log",
-    benchmark:
-        "benchmarks/chapter3/folds/{dataset}/{ch3_method}/folds{ch3_first}-{ch3_last}.tsv"
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=mem_of("ch3_fold"),
-        runtime=runtime_of("ch3_fold"),
-    params:
-        method=lambda wc: wc.ch3_method,
-        selector=lambda wc: selector_params("chapter3", wc.ch3_method, wc.dataset),
-        # every applicable model selection reads the same selector fit (a paired comparison)
-        model_selection=lambda wc: model_selections_for(wc.ch3_method, CH3["model_selection"]),
-        folds=lambda wc: list(range(int(wc.ch3_first), int(wc.ch3_last) + 1)),
-        outer_folds=CH3["outer_folds"],
-        svm_C=CH3["svm_C"],
-        widths=CH3["widths"],
-        kta=CH3["kta"],
-        cv=CH3["cv"],
-        # folds shared by all methods
-        folds_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, "outer"),
-        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
-        seeds=lambda wc: [
-            derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, str(f))
-            for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
-        ],
-        inner_seeds=lambda wc: [
-            derive_seed(config["seed"], "chapter3", wc.dataset, wc.ch3_method, str(f), "inner")
-            for f in range(int(wc.ch3_first), int(wc.ch3_last) + 1)
-        ],
-    script:
-        "../scripts/evaluate_outer_folds.py"
+# the fold rule ch3_fold is rules/folds.smk's, shared with chapter 4
 
 
 rule ch3_summary:

@@ -18,46 +18,7 @@ wildcard_constraints:
     ch4_last="[0-9]+",
 
 
-rule ch4_fold:
-    input:
-        "results/datasets/{dataset}.npz",
-    output:
-        json="results/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.json",
-        timing="results/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.timing.json",
-    log:
-        "logs/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.log",
-    benchmark:
-        "benchmarks/chapter4/folds/{dataset}/{ch4_method}/folds{ch4_first}-{ch4_last}.tsv"
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=mem_of("ch4_fold"),
-        runtime=runtime_of("ch4_fold"),
-    params:
-        method=lambda wc: wc.ch4_method,
-        selector=lambda wc: selector_params("chapter4", wc.ch4_method, wc.dataset),
-        # every applicable model selection reads the same selector fit (a paired comparison)
-        model_selection=lambda wc: model_selections_for(wc.ch4_method, CH4["model_selection"]),
-        folds=lambda wc: list(range(int(wc.ch4_first), int(wc.ch4_last) + 1)),
-        outer_folds=CH4["outer_folds"],
-        svm_C=CH4["svm_C"],
-        widths=CH4["widths"],
-        kta=CH4["kta"],
-        cv=CH4["cv"],
-        # the same outer folds as chapter 3 (same data set, same seed keys), so the chapters compare
-        folds_seed=lambda wc: derive_seed(config["seed"], "chapter3", wc.dataset, "outer"),
-        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
-        seeds=lambda wc: [
-            derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, str(f))
-            for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
-        ],
-        inner_seeds=lambda wc: [
-            derive_seed(config["seed"], "chapter4", wc.dataset, wc.ch4_method, str(f), "inner")
-            for f in range(int(wc.ch4_first), int(wc.ch4_last) + 1)
-        ],
-    script:
-        "../scripts/evaluate_outer_folds.py"
+# the fold rule ch4_fold is rules/folds.smk's, shared with chapter 3
 
 
 rule ch4_summary:

@@ -69,7 +69,7 @@ SYNTHETIC = config["datasets"]["synthetic"]
 # --------------------------------------------------------------------------
 from fscompbio.datasets import DATASETS as _REGISTRY
 from fscompbio.datasets import draw_name, split_draw
-from fscompbio.evaluation import model_selections_for
+from fscompbio.evaluation import fold_seeds, model_selections_for, task_error
 
 
 def check_dataset_names(section, names):
@@ -81,6 +81,12 @@ def check_dataset_names(section, names):
             f"config key {section}.datasets: unknown data set(s) {unknown}; use a synthetic name "
             f"({sorted(_REGISTRY)}) or add the CSV under datasets.csv (path, label_column, positive_label)"
         )
+    csv = config["datasets"]["csv"]
+    for name in names:  # a label the chapter cannot use, declared in the config: refused now
+        task = csv.get(name, {}).get("task")
+        if task not in (None, "binary"):
+            files = ", ".join(map(str, workflow.configfiles)) or "the config"
+            raise ValueError(task_error(f"{files}: datasets.csv.{name} (task {task})", task, [section]))
 
 
 #: the study's figure ids of the chapter-3/4 panels; any other data set (yours) gets "<chapter>_<name>"
@@ -142,12 +148,43 @@ def fold_files(section, chapter, dataset, suffix="json"):
     ]
 
 
+def is_study_dataset(section, dataset):
+    """A data set of the study (a synthetic set, or a real task of the chapter's figures), not one of yours."""
+    base = split_draw(dataset)[0]
+    return base in _REGISTRY or base in STUDY_PANELS.get(section, {})
+
+
+def own_datasets():
+    """Your own data sets: those of chapter3/chapter4.datasets that are not the study's, in config order."""
+    return [
+        d
+        for d in dict.fromkeys([*config["chapter3"]["datasets"], *config["chapter4"]["datasets"]])
+        if not any(is_study_dataset(s, d) for s in ("chapter3", "chapter4"))
+    ]
+
+
+def own_data_targets(wildcards):
+    """The panels and features tables of your own data sets (the own_data target); none is an error."""
+    own = own_datasets()
+    if not own:
+        files = ", ".join(map(str, workflow.configfiles)) or "the config"
+        raise ValueError(
+            f"own_data: no data set of your own in chapter3.datasets or chapter4.datasets ({files}); add its "
+            "datasets.csv name there (README, 'Your own data through the chapter-3 and chapter-4 workflow')"
+        )
+    panels = [figure(panel_id(c, d)) for d in own for c in ("chapter3", "chapter4") if d in config[c]["datasets"]]
+    return panels + [f"figures/{d}_features.{ext}" for d in own for ext in ("csv", "png")]
+
+
 def folds_run(section, dataset):
-    """How many of the outer folds are evaluated (the first ones): folds_run, or the data set's own
-    dataset_folds_run (null = all); on draws 1.. of a synthetic set, draws.folds_run (null = as draw 0)."""
+    """How many of the outer folds are evaluated (the first ones): the data set's own dataset_folds_run
+    (null = all), else folds_run for the study's data sets and all of them for yours; on draws 1.. of a
+    synthetic set, draws.folds_run (null = as draw 0)."""
     cfg = config[section]
     base, k_draw = split_draw(dataset) if dataset is not None else (None, 0)
-    k = cfg["dataset_folds_run"].get(base, cfg["folds_run"])
+    # folds_run reduces the study's reproduction; your own data sets run every outer fold by default
+    default = cfg["folds_run"] if dataset is None or is_study_dataset(section, dataset) else None
+    k = cfg["dataset_folds_run"].get(base, default)
     if k_draw and cfg["draws"]["folds_run"] is not None:
         k = cfg["draws"]["folds_run"] if k is None else min(k, cfg["draws"]["folds_run"])
     return cfg["outer_folds"] if k is None else min(k, cfg["outer_folds"])
@@ -187,3 +224,63 @@ def draw_datasets(section):
     """Draws 1 .. n-1 of the section's synthetic data sets (``<set>_draw<k>``), for the claims."""
     n = config[section]["draws"]["n"]
     return [draw_name(d, k) for d in config[section]["datasets"] if d in _REGISTRY for k in range(1, n)]
+
+
+# --------------------------------------------------------------------------
+# the features tables (figures/{name}_features.csv) of the chapter-3/4 data sets
+# --------------------------------------------------------------------------
+CHAPTER_TITLES = {"chapter3": "Chapter 3", "chapter4": "Chapter 4"}
+
+
+def feature_datasets():
+    """Every data set of chapter3.datasets and chapter4.datasets, once, in config order."""
+    return list(dict.fromkeys([*config["chapter3"]["datasets"], *config["chapter4"]["datasets"]]))
+
+
+def feature_fold_files(chapter):
+    """The fold results of one chapter behind a data set's features table (none when it is not listed)."""
+
+    def files(wildcards):
+        if wildcards.dataset not in feature_datasets():
+            raise ValueError(
+                f"figures/{wildcards.dataset}_features.csv: {wildcards.dataset!r} is not a data set of "
+                f"chapter3.datasets or chapter4.datasets; those are {feature_datasets()}"
+            )
+        if wildcards.dataset not in config[chapter]["datasets"]:
+            return []
+        return fold_files(chapter, chapter, wildcards.dataset)
+
+    return files
+
+
+def fold_params(chapter, short):
+    """The params of the fold jobs of a chapter (ch3_fold, ch4_fold), the settings of its config section and
+    the seeds of fscompbio.evaluation.fold_seeds (params rerun a job when they change)."""
+    cfg = config[chapter]
+
+    def folds(wc):
+        return list(range(int(getattr(wc, f"{short}_first")), int(getattr(wc, f"{short}_last")) + 1))
+
+    def seeds(wc, which):
+        return [
+            getattr(fold_seeds(config["seed"], chapter, wc.dataset, getattr(wc, f"{short}_method"), f), which)
+            for f in folds(wc)
+        ]
+
+    return dict(
+        method=lambda wc: getattr(wc, f"{short}_method"),
+        selector=lambda wc: selector_params(chapter, getattr(wc, f"{short}_method"), wc.dataset),
+        # every applicable model selection reads the same selector fit (a paired comparison)
+        model_selection=lambda wc: model_selections_for(getattr(wc, f"{short}_method"), cfg["model_selection"]),
+        folds=folds,
+        outer_folds=cfg["outer_folds"],
+        svm_C=cfg["svm_C"],
+        widths=cfg["widths"],
+        kta=cfg["kta"],
+        cv=cfg["cv"],
+        # the outer folds of a data set, shared by every method of both chapters (so the chapters compare)
+        folds_seed=lambda wc: fold_seeds(config["seed"], chapter, wc.dataset, getattr(wc, f"{short}_method"), 0).outer,
+        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
+        seeds=lambda wc: seeds(wc, "selector"),
+        inner_seeds=lambda wc: seeds(wc, "inner"),
+    )

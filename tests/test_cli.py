@@ -11,9 +11,8 @@ import pytest
 
 from fscompbio.cli import SUBCOMMANDS, main
 from fscompbio.datasets import load_dataset, make_dataset
-from fscompbio.evaluation import make_selector, outer_splits, run_outer_fold
+from fscompbio.evaluation import fold_seeds, make_selector, outer_splits, run_outer_fold
 from fscompbio.model_selection import KTASelect
-from fscompbio.seeding import derive_seed
 from fscompbio.sequences import cleavage_windows, encode_windows, encoding_feature_names, read_signal_peptides
 
 SEQ_A = "MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFKGLVLIAFSQYLQQ"  # 57 residues
@@ -115,9 +114,11 @@ def test_evaluate_runs_the_protocol_and_prints_the_fold_table(tmp_path, capsys, 
     # the same as the protocol runner called directly with the documented seeds
     df = pd.read_csv(csv)
     X, y = df.drop(columns=["sample_id", "label"]).to_numpy(), np.where(df["label"] == "tumour", 1, -1)
-    splits = outer_splits(y, 3, random_state=derive_seed(7, "outer"))
+    # the workflow's seeds (fold_seeds): chapter 3 for these methods, the CSV's name without suffixes
+    seeds = [fold_seeds(7, "chapter3", csv.name.split(".")[0], method, k) for k in range(3)]
+    splits = outer_splits(y, 3, random_state=seeds[0].outer)
     for k, (train, test) in enumerate(splits):
-        selector = make_selector(method, params, random_state=derive_seed(7, method, k))
+        selector = make_selector(method, params, random_state=seeds[k].selector)
         ref = run_outer_fold(X, y, train, test, selector, kta=KTASelect())
         fold = res["folds"][k]
         assert fold["accuracy"] == ref["accuracy"] and fold["selected"] == ref["selected"]

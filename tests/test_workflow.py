@@ -54,6 +54,9 @@ EXPECTED = {
         "figures/chapter4_my_study.png",
         "figures/figP_1.png",
     ],
+    "features": [
+        *[f"figures/{d}_features.{ext}" for d in [*SYNTHETIC, "my_study"] for ext in ("csv", "png")],
+    ],
     "chapter5": [
         "figures/table_P1.csv",
         "figures/table_P1.md",
@@ -355,6 +358,16 @@ def test_user_data_is_learned(workflow_run):
     for chapter in ("chapter3", "chapter4"):
         df = summary(workflow_run, chapter, "my_study")
         assert df["accuracy_mean"].max() > 0.75, df["accuracy_mean"].to_dict()
+
+
+def test_features_tables_name_the_features(workflow_run):
+    """figures/my_study_features.csv names the CSV's genes; the per-fold JSON names them beside the indices."""
+    table = pd.read_csv(workflow_run / "figures" / "my_study_features.csv")
+    assert set(table["feature"]) <= {f"gene{j}" for j in range(12)} and set(table["chapter"]) == {"chapter3", "chapter4"}
+    assert table["relevant"].isna().all() and table["selection_frequency"].between(0, 1).all()
+    fold = json.loads((workflow_run / "results/chapter3/folds/my_study/correlation/folds0-1.json").read_text())
+    for res in fold["folds"][0]["results"].values():
+        assert res["selected_names"] == [f"gene{j}" for j in res["selected"]]
 
 
 def test_table3_2_kta_is_faster_than_nested_cv(workflow_run):

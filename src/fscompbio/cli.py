@@ -347,12 +347,41 @@ def _args_evaluate(p):
                    help="kta: subset and width by kernel target alignment (thesis algorithm 3); cv: nested "
                         "stratified cross-validation of the SVM (default: kta)")
     p.add_argument("--folds", type=_int_at_least(2), default=10, help="outer stratified folds (thesis 10)")
+    p.add_argument("--fold", type=_int_at_least(0), action="append", default=None, metavar="K",
+                   help="run only outer fold K (0-based; repeatable; default: every fold)")
     p.add_argument("--inner-folds", type=_int_at_least(2), default=10,
                    help="inner folds of --model-selection cv (thesis 10)")
+    p.add_argument("--sizes", type=_int_list, default=None, metavar="K,K,...",
+                   help="candidate numbers of top-ranked features of --model-selection cv (default: the "
+                        "selector's own grid up to the number of features)")
+    p.add_argument("--kta-max-sizes", type=_int_at_least(1), default=None, metavar="K",
+                   help="KTA tries at most K prefix sizes of the ranking (a geometric grid; default: every prefix)")
+    p.add_argument("--n-widths", type=_int_at_least(1), default=7,
+                   help="Gaussian widths tried: sigma = median distance x 10^t, t in linspace(--width-low, "
+                        "--width-high, N) (default 7)")
+    p.add_argument("--width-low", type=float, default=-1.0, help="the lowest t of the width grid (default -1)")
+    p.add_argument("--width-high", type=float, default=1.0, help="the highest t of the width grid (default 1)")
     p.add_argument("--C", type=_positive_float, default=1.0, help="the Gaussian SVM's C (thesis 1)")
     p.add_argument("--seed", type=_int_at_least(0), default=0,
-                   help="master seed of the folds and of each fold's selector")
+                   help="master seed of the folds and of each fold's selector (the workflow's config: seed)")
+    p.add_argument("--chapter", choices=["chapter3", "chapter4"], default=None,
+                   help="the workflow chapter whose seeds the folds take (default: the method's, chapter3 for "
+                        "the linear methods, chapter4 for randsel, gaussian_rfe, fohsic, bahsic)")
+    p.add_argument("--name", default=None,
+                   help="the data set's name in the seeds (default: the .npz's name, or the CSV's file name "
+                        "without suffixes); with the workflow's seed, name and settings, a fold's selection is "
+                        "the workflow's")
     p.add_argument("--output", default=None, help="also write the folds and the summary as JSON (atomically)")
+
+
+def _int_list(text):
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected integers separated by commas; got {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive integers separated by commas; got {text!r}")
+    return values
 
 
 def _fold_table(folds, names, summary):
@@ -372,39 +401,44 @@ def _fold_table(folds, names, summary):
 
 
 def _run_evaluate(args):
-    from .evaluation import aggregate_folds, make_selector, method_spec, outer_splits, run_outer_fold
-    from .model_selection import KTASelect, NestedCVSelect
-    from .seeding import derive_seed
+    from .evaluation import CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, outer_splits
 
     params = _check_method(args)
     _check_output(args.output)
     ds = _load_binary(args, min_class_size=args.folds)
     names = [str(n) for n in ds.feature_names]
-    splits = outer_splits(ds.y, args.folds, random_state=derive_seed(args.seed, "outer"))
+    name = args.name or ds.name
+    chapter = args.chapter or next((c for c, ms in CHAPTER_METHODS.items() if args.method in ms), "chapter3")
+    folds_run = sorted(set(args.fold)) if args.fold else list(range(args.folds))
+    if folds_run[-1] >= args.folds:
+        raise UsageError(f"argument --fold: fold {folds_run[-1]} out of range for --folds {args.folds} (0 to "
+                         f"{args.folds - 1})")
     if args.model_selection == "cv":
-        smallest = min(int(np.min(np.unique(ds.y[train], return_counts=True)[1])) for train, _ in splits)
+        splits = outer_splits(ds.y, args.folds, random_state=fold_seeds(args.seed, chapter, name, args.method, 0).outer)
+        smallest = min(int(np.min(np.unique(ds.y[splits[k][0]], return_counts=True)[1])) for k in folds_run)
         if smallest < args.inner_folds:
             raise ValueError(f"{args.data}: a training part has only {smallest} samples of one class, fewer than "
                              f"--inner-folds {args.inner_folds}; use fewer inner folds")
-    spec = method_spec(args.method)
+    # the workflow's fold runner and seeds (fscompbio.evaluation.evaluate_folds, fold_seeds)
+    settings = {"model_selection": [args.model_selection], "outer_folds": args.folds, "svm_C": args.C,
+                "widths": {"n_widths": args.n_widths, "low": args.width_low, "high": args.width_high},
+                "kta": {"max_sizes": args.kta_max_sizes}, "cv": {"inner_folds": args.inner_folds, "sizes": args.sizes}}
     folds = []
     with _about(args.data):
-        for k, (train, test) in enumerate(_progress(splits, desc=f"{args.method} folds", unit="fold")):
-            selector = make_selector(args.method, params, random_state=derive_seed(args.seed, args.method, k))
-            cv = NestedCVSelect(sizes=spec.cv_sizes, inner_folds=args.inner_folds, C=args.C,
-                                random_state=derive_seed(args.seed, args.method, k, "inner"))
-            out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=args.model_selection,
-                                 relevant=ds.relevant if ds.relevant.size else None, kta=KTASelect(), cv=cv, C=args.C)
-            out.update(fold=k, selected_features=[names[j] for j in out["selected"]])
+        for k in _progress(folds_run, desc=f"{args.method} folds", unit="fold"):
+            res, tim = evaluate_folds(ds, args.method, [k], seed=args.seed, chapter=chapter, dataset=name,
+                                      selector_params=params, **settings)
+            out = {**res[0]["results"][args.model_selection], **tim[0]["timings"][args.model_selection]}
+            out.update(fold=k, selected_features=out["selected_names"])
             folds.append(out)
             log.info("fold %d: accuracy %.3f with %d features", k, out["accuracy"], out["n_selected"])
         summary = aggregate_folds(folds, ds.n_features)
     print(_fold_table(folds, names, summary))
     if args.output is not None:
         _write_json_output({"data": str(args.data), "method": args.method, "params": params,
-                            "model_selection": args.model_selection,
-                            "seed": args.seed, "folds": folds, "summary": summary, "n_samples": ds.n_samples,
-                            "n_features": ds.n_features, "C": args.C}, args.output)
+                            "model_selection": args.model_selection, "seed": args.seed, "chapter": chapter,
+                            "name": name, "settings": settings, "folds": folds, "summary": summary,
+                            "n_samples": ds.n_samples, "n_features": ds.n_features, "C": args.C}, args.output)
     return 0
 
 

@@ -10,6 +10,10 @@ with C = 1 on the test fold, timings), :func:`split_timing` (wall-clock fields
 apart, so results reproduce byte for byte), :func:`aggregate_folds` (means, sds,
 ranges, mean variance, log-likelihood over the folds).
 
+The workflow's outer folds of chapters 3 and 4, shared with ``fscompbio evaluate``: :func:`fold_seeds`,
+:func:`evaluate_folds`. Which features were selected, how often: :func:`feature_table` (the
+``figures/{name}_features.csv`` of every data set), :func:`top_features`, :data:`CONSENSUS_RULE`.
+
 Methods: :data:`METHODS`, :func:`make_selector` (name -> selector) and
 :func:`method_spec`.
 
@@ -25,7 +29,17 @@ The randSel paper's synthetic table (tableP_2): :func:`reshuffled_nested_cv` (ne
 samples and features), :func:`reshuffle_table`.
 """
 
-from ._methods import METHODS, MethodSpec, make_selector, method_spec, model_selections_for
+from ._features import CONSENSUS_RULE, FEATURE_COLUMNS, feature_table, top_features
+from ._folds import CHAPTER_METHODS, CHAPTERS, FoldSeeds, evaluate_folds, fold_seeds
+from ._methods import (
+    METHODS,
+    TASK_METHODS,
+    MethodSpec,
+    make_selector,
+    method_spec,
+    model_selections_for,
+    task_error,
+)
 from ._metrics import (
     accuracy,
     consistency_log_likelihood,
@@ -73,6 +87,8 @@ __all__ = [
     "make_selector",
     "method_spec",
     "model_selections_for",
+    "TASK_METHODS",
+    "task_error",
     "recovery_fraction",
     "recovery_trial",
     "recovery_trials",
@@ -83,4 +99,13 @@ __all__ = [
     "ovr_l1_logistic_fold",
     "reshuffled_nested_cv",
     "reshuffle_table",
+    "CHAPTERS",
+    "CHAPTER_METHODS",
+    "FoldSeeds",
+    "fold_seeds",
+    "evaluate_folds",
+    "CONSENSUS_RULE",
+    "FEATURE_COLUMNS",
+    "feature_table",
+    "top_features",
 ]

@@ -18,7 +18,8 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-__all__ = ["MethodSpec", "METHODS", "make_selector", "method_spec", "model_selections_for"]
+__all__ = ["MethodSpec", "METHODS", "make_selector", "method_spec", "model_selections_for", "TASK_METHODS",
+           "task_error"]
 
 
 @dataclass(frozen=True)
@@ -93,3 +94,44 @@ def make_selector(name, params=None, random_state=None):
     if "random_state" in est.get_params():
         est.set_params(random_state=random_state)
     return est
+
+
+#: which labels each stage of the workflow accepts: task -> (the config sections that run it, its methods).
+#: Chapters 3 and 4 need two classes; a multi-class label goes to the HSIC selectors with the one-hot label
+#: kernel and the one-vs-rest l1-logistic baseline (figure figM_1); a continuous label to the regression
+#: selectors (figure figR_2, Sun, Yao & Goodison 2015).
+TASK_METHODS = {
+    "binary": (("chapter3", "chapter4"), ("correlation", "stabsel_lasso", "stabsel_logreg", "stabsel_lpboost",
+                                          "linear_rfe", "random", "randsel", "gaussian_rfe", "fohsic", "bahsic")),
+    "multiclass": (("multiclass",), ("randsel", "bahsic", "fohsic", "ovr_l1_logistic")),
+    "regression": (("regression",), ("local_learning", "hsic_lasso", "bahsic", "randsel")),
+}
+
+
+def task_error(where, task, stages, detail=""):
+    """The one-line error for a data set whose labels a stage cannot use, naming the methods that can.
+
+    Parameters
+    ----------
+    where : str
+        The file (and column) the labels come from.
+    task : {"multiclass", "regression"}
+        The data set's task.
+    stages : sequence of str
+        The config sections that list the data set and need two classes (e.g. ``["chapter3"]``).
+    detail : str
+        What the labels are (e.g. ``"4 classes"``).
+
+    Returns
+    -------
+    str
+    """
+    sections, methods = TASK_METHODS[task]
+    kind = {"multiclass": "a multi-class label", "regression": "a continuous label"}[task]
+    runs = {"multiclass": "the multiclass stage (multiclass.datasets) runs them on a datasets.csv entry",
+            "regression": "in Python, fscompbio.selection; the workflow's regression stage runs them on its "
+                          "synthetic sets"}[task]
+    listed = " and ".join(f"{s}.datasets" for s in stages)
+    return (f"{where}: {kind}{f' ({detail})' if detail else ''}, but {listed} need two classes (binary: "
+            f"{', '.join(TASK_METHODS['binary'][1])}); the methods that accept {kind} are "
+            f"{', '.join(methods)} ({runs}); or give the CSV two classes")

@@ -9,7 +9,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
-from ..model_selection import KTASelect, NestedCVSelect, OwnModelSelect
+from ..model_selection import KTASelect, NestedCVSelect, OwnModelSelect, ranking_order
 from ._metrics import accuracy, consistency_log_likelihood, mean_variance, precision_recall, selection_matrix
 
 __all__ = ["outer_splits", "run_outer_fold", "split_timing", "aggregate_folds", "METRICS", "MODEL_SELECTIONS",
@@ -61,6 +61,7 @@ def run_outer_fold(
     own=None,
     kta_abs=None,
     C=1.0,
+    feature_names=None,
 ):
     """One outer fold: fit the selector, choose the model, test a Gaussian SVM.
 
@@ -96,6 +97,11 @@ def run_outer_fold(
         ``KTASelect(gammas=ABSOLUTE_GAMMAS)``).
     C : float, default=1.0
         Regularisation of the final Gaussian SVM (the thesis uses 1).
+    feature_names : sequence of str or None
+        The names of the ``n`` features. When given, every result also names its selected features
+        (``selected_names``, in the order of ``selected``) and gives their ranks in the selector's ranking
+        on the training part (``selected_ranks``: 1 = ranked first; ties of ``ranking_`` broken by feature
+        index, as the model selections take prefixes).
 
     Returns
     -------
@@ -121,11 +127,17 @@ def run_outer_fold(
     for ms in settings:
         if ms not in MODEL_SELECTIONS:
             raise ValueError(f"model_selection must be one of {list(MODEL_SELECTIONS)}; got {ms!r}")
+    if feature_names is not None and len(feature_names) != X.shape[1]:
+        raise ValueError(f"feature_names has {len(feature_names)} names for {X.shape[1]} features")
     Xtr, ytr = X[train], y[train]
 
     t0 = time.perf_counter()
     fitted = clone(selector).fit(Xtr, ytr)
     t_sel = time.perf_counter() - t0
+    position = None
+    if feature_names is not None:  # each feature's place in the ranking, 1 = first
+        position = np.empty(X.shape[1], dtype=int)
+        position[ranking_order(fitted.ranking_)] = np.arange(1, X.shape[1] + 1)
 
     labels, counts = np.unique(ytr, return_counts=True)
     majority = labels[np.argmax(counts)]
@@ -177,6 +189,9 @@ def run_outer_fold(
             "n_test": int(test.size),
             "n_features": int(X.shape[1]),
         }
+        if position is not None:
+            out[ms]["selected_names"] = [str(feature_names[j]) for j in feats]
+            out[ms]["selected_ranks"] = position[feats].tolist()
     return out[model_selection] if isinstance(model_selection, str) else out
 
 

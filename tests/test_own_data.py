@@ -1,0 +1,169 @@
+"""A user's own data set through the workflow: only its jobs (the ``own_data`` target or its file targets),
+every outer fold by default, a label the chapters cannot use refused at the data-set job with the methods that
+accept it, and a failed job's error on the console (the profiles' ``show-failed-logs``).
+
+Each test plans or runs a handful of jobs in a temporary directory (seconds); the run of every method on an
+80 x 300 CSV with three planted genes is the slow test at the end.
+"""
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+PLANTED = ("gene17", "gene123", "gene250")
+
+
+def _csv(path, n=80, d=300, labels=None, seed=36):
+    """n samples x d genes; the label is the sign of the three planted genes' sum (plus noise), or ``labels``."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    planted = [int(g.removeprefix("gene")) for g in PLANTED]
+    if labels is None:
+        labels = np.where(X[:, planted].sum(axis=1) + 0.5 * rng.standard_normal(n) > 0, "sick", "well")
+    df = pd.DataFrame(X.round(4), columns=[f"gene{j}" for j in range(d)])
+    df.insert(0, "status", labels)
+    df.insert(0, "patient", [f"p{i}" for i in range(n)])
+    df.to_csv(path, index=False)
+    return path
+
+
+def _config(workdir, name="my_study", study_sets=("fake_class", "allaml"), **entry):
+    """The README's my_study.yaml: the CSV under datasets.csv, listed beside some of the study's sets."""
+    cfg = {
+        "datasets": {"csv": {name: {"path": str(workdir / f"{name}.csv"), "label_column": "status",
+                                    "id_column": "patient", **entry}}},
+        "chapter3": {"datasets": [*study_sets, name]},
+        "chapter4": {"datasets": [*study_sets, name]},
+    }
+    path = workdir / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+def _snakemake(workdir, *args, configs=()):
+    # cwd = the repository: Snakemake applies profiles/default there, as it does for a user
+    cmd = [sys.executable, "-m", "snakemake", *args, "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
+           "--configfile", str(REPO / "config.yaml"), *map(str, configs)]
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1200)
+
+
+def _jobs(dry_run_output):
+    """[(rule, wildcards text)] of a dry run."""
+    jobs, rule = [], None
+    for line in dry_run_output.splitlines():
+        if m := re.match(r"(?:local)?rule (\w+):", line):
+            rule = m.group(1)
+            jobs.append([rule, ""])
+        elif line.strip().startswith("wildcards:") and jobs:
+            jobs[-1][1] = line.split(":", 1)[1].strip()
+    return [tuple(j) for j in jobs]
+
+
+def test_own_data_builds_only_that_data_set_with_every_outer_fold(tmp_path):
+    _csv(tmp_path / "my_study.csv")
+    config = _config(tmp_path)
+    run = _snakemake(tmp_path, "own_data", "--dry-run", "--cores", "2", configs=[config])
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    jobs = _jobs(run.stdout)
+    assert jobs and all("my_study" in wc for rule, wc in jobs if wc), [j for j in jobs if "my_study" not in j[1]]
+    rules = {rule for rule, _ in jobs}
+    assert rules == {"dataset", "ch3_fold", "ch4_fold", "ch3_summary", "ch4_summary", "features",
+                     "ch3_chapter3_my_study", "ch4_chapter4_my_study", "own_data"}
+    # all 10 outer folds of the quick config for a user's set (the study's sets run the first 3)
+    groups = {wc for rule, wc in jobs if rule == "ch3_fold" and "method=correlation" in wc}
+    assert {re.search(r"ch3_first=(\d+), ch3_last=(\d+)", g).groups() for g in groups} == {
+        ("0", "2"), ("3", "5"), ("6", "8"), ("9", "9")}
+    # the same files as targets plan the same jobs
+    files = _snakemake(tmp_path, "figures/my_study_features.csv", "figures/chapter3_my_study.png",
+                       "figures/chapter4_my_study.png", "--dry-run", "--cores", "2", configs=[config])
+    assert files.returncode == 0, files.stderr[-3000:]
+    assert sorted(j for j in _jobs(files.stdout) if j[0] != "own_data") == sorted(j for j in jobs if j[0] != "own_data")
+    # the study's sets keep the quick reduction
+    study = _snakemake(tmp_path, "figures/fake_class_features.csv", "--dry-run", "--cores", "2", configs=[config])
+    assert study.returncode == 0, study.stderr[-3000:]
+    assert {wc.split("ch3_first=")[1] for r, wc in _jobs(study.stdout) if r == "ch3_fold"} == {"0, ch3_last=2"}
+
+
+def test_a_multiclass_label_is_refused_at_the_data_set_job_with_the_methods_that_accept_it(tmp_path):
+    labels = np.array(["a", "b", "c", "d"] * 20)
+    _csv(tmp_path / "four.csv", labels=labels)
+    config = _config(tmp_path, name="four")
+    run = _snakemake(tmp_path, "figures/chapter3_four.png", "--cores", "1", configs=[config])
+    out = run.stdout + run.stderr
+    assert run.returncode != 0
+    line = next(x for x in out.splitlines() if "a multi-class label" in x)
+    assert "four.csv: column 'status': a multi-class label (4 classes)" in line
+    assert "chapter3.datasets and chapter4.datasets need two classes" in line
+    assert "randsel, bahsic, fohsic, ovr_l1_logistic" in line
+    assert not (tmp_path / "results" / "chapter3" / "folds").exists()  # no fold ran
+
+
+def test_a_continuous_label_is_refused_too(tmp_path):
+    _csv(tmp_path / "cont.csv", labels=np.linspace(0.5, 9.5, 80))
+    config = _config(tmp_path, name="cont")
+    run = _snakemake(tmp_path, "figures/chapter4_cont.png", "--cores", "1", configs=[config])
+    out = run.stdout + run.stderr
+    assert run.returncode != 0 and "a continuous label (80 distinct values from 0.5 to 9.5)" in out
+    assert "local_learning, hsic_lasso, bahsic, randsel" in out
+
+
+def test_a_declared_multiclass_task_is_refused_before_anything_runs(tmp_path):
+    _csv(tmp_path / "four.csv", labels=np.array(["a", "b", "c", "d"] * 20))
+    config = _config(tmp_path, name="four", task="multiclass")
+    run = _snakemake(tmp_path, "own_data", "--dry-run", configs=[config])
+    assert run.returncode != 0
+    assert "datasets.csv.four (task multiclass): a multi-class label" in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("profile", sorted(p.parent.name for p in (REPO / "profiles").glob("*/config.yaml")))
+def test_every_profile_shows_failed_logs(profile):
+    assert yaml.safe_load((REPO / "profiles" / profile / "config.yaml").read_text())["show-failed-logs"] is True
+
+
+def test_bad_input_reaches_the_console_with_file_row_and_column(tmp_path):
+    """A NaN in the CSV: the console (not only logs/) shows the line naming the file, row and column."""
+    path = _csv(tmp_path / "my_study.csv", n=20, d=5, labels=np.array(["sick", "well"] * 10))
+    text = path.read_text().splitlines()
+    cells = text[3].split(",")
+    cells[3] = ""  # row 4 (the header is row 1), column gene1
+    text[3] = ",".join(cells)
+    path.write_text("\n".join(text) + "\n")
+    config = _config(tmp_path)
+    run = _snakemake(tmp_path, "results/datasets/my_study.npz", "--cores", "1", configs=[config])
+    assert run.returncode != 0
+    assert f"{path}: missing value at row 4, column 'gene1' (sample 'p2')" in run.stdout + run.stderr
+
+
+@pytest.mark.slow
+def test_planted_genes_lead_the_features_table(tmp_path):
+    """README's own-data command on 80 x 300 with three planted genes: only its jobs; the planted genes are the
+    three most often selected for at least three methods (measured: see the README's own-data section)."""
+    _csv(tmp_path / "my_study.csv")
+    config = _config(tmp_path)
+    start = time.perf_counter()
+    run = _snakemake(tmp_path, "own_data", "--cores", "2", configs=[config])
+    seconds = time.perf_counter() - start
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    print(f"own_data on 80 x 300: {seconds:.0f} s")
+    table = pd.read_csv(tmp_path / "figures" / "my_study_features.csv")
+    assert not (tmp_path / "results" / "datasets" / "fake_class.npz").exists()  # nothing of the study
+    leading = []
+    for (chapter, method), t in table.groupby(["chapter", "method"]):
+        best = t.groupby("feature")["selection_frequency"].max().sort_values(ascending=False, kind="stable")
+        if set(best.index[:3]) == set(PLANTED) and best.iloc[3:].max() < best.iloc[:3].min():
+            leading.append(method)
+    assert len(leading) >= 3, (leading, table.head(20))
+
+
+def test_own_data_without_a_data_set_of_your_own_says_what_to_add(tmp_path):
+    run = _snakemake(tmp_path, "own_data", "--dry-run")
+    assert run.returncode != 0
+    assert "own_data: no data set of your own in chapter3.datasets or chapter4.datasets" in run.stdout + run.stderr
