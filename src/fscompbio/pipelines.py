@@ -24,6 +24,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context, validate_data
+from ._validation import check_fit_data
 from .prediction import BinaryClassifierMixin, GaussianSVC
 
 __all__ = ["SelectThenSVM", "SelectThenSVR", "RandSelMKL", "balanced_indices", "nested_sizes"]
@@ -170,7 +171,7 @@ class _SelectThenPredict(BaseEstimator):
         -------
         self : SelectThenSVM
         """
-        X, y = validate_data(self, X, y)
+        X, y = check_fit_data(self, X, y, dtype="numeric", why_dense="a Gaussian SVM")
         self._fit_target(y)
         rng = check_random_state(self.random_state)
         groups = None if groups is None else np.asarray(groups)

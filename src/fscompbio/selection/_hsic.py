@@ -13,7 +13,8 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, StrOptions, _fit_context
+from .._validation import check_fit_data
 from ..kernels import label_kernel
 from ._gaussian_updates import check_target, PairLayout, PairTensor, hsic_pair_weights, median_sq_distance
 from .._scaling import standardize
@@ -237,7 +238,7 @@ class BaHSIC(_GreedyHSIC):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Rank the features of ``X`` by backward elimination against ``y``."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = check_fit_data(self, X, y, why_dense="Gaussian kernels on sample pairs")
         check_target(y)
         mults, tensor, weights = self._setup(X, y)
         d = X.shape[1]
@@ -364,7 +365,7 @@ class FoHSIC(_GreedyHSIC):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Rank the features of ``X`` by forward inclusion against ``y``."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = check_fit_data(self, X, y, why_dense="Gaussian kernels on sample pairs")
         check_target(y)
         mults, tensor, weights = self._setup(X, y)
         d = X.shape[1]
