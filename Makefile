@@ -8,7 +8,8 @@
 #   make claims-by-scale   regenerate README.md's claims at the quick and the thesis config's scale
 # Everything is installed into .venv from the lock file requirements/lock.txt (exact versions and hashes of
 # every package, the extras included), then the package itself from this tree; PYTHON picks the interpreter
-# (>= 3.11). pyproject.toml keeps lower bounds only, for a plain `pip install` of the library.
+# (>= 3.11, checked first). pyproject.toml keeps lower bounds only, for a plain `pip install` of the library
+# (numpy, scipy, scikit-learn, pandas, joblib); its extras (lp, hsiclasso, cleavage, workflow) are in the lock.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -36,6 +37,9 @@ install-slurm: $(STAMP)
 
 # A new .venv whenever the lock or pyproject.toml changes, so that it holds exactly the locked packages.
 $(STAMP): $(LOCK) pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "fscompbio needs Python >= 3.11; PYTHON=$(PYTHON) is $$($(PYTHON) --version 2>/dev/null || echo 'not found'):" \
+	    "run e.g. make install PYTHON=python3.11" >&2; exit 1; }
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
@@ -67,7 +71,7 @@ test-latest: sysdeps
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade pip
-	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[test,bench,slurm]"
+	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[workflow,test,bench,slurm]"
 	.venv-latest/bin/python -m fscompbio.environment compare $(LOCK)
 	.venv-latest/bin/python -m pytest
 

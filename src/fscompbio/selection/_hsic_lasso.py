@@ -35,8 +35,8 @@ def import_pyhsiclasso():
         from pyHSICLasso import HSICLasso as _PyHSICLasso
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "HSIC Lasso needs the package pyHSICLasso (Yamada et al. 2014), a dependency of fscompbio that is "
-            "missing from this environment: install it with  pip install pyHSICLasso  (or reinstall fscompbio), "
+            "HSICLasso needs the optional package pyHSICLasso (Yamada et al. 2014), which is not installed: "
+            "pip install 'fscompbio[hsiclasso]' (the workflow's extra, fscompbio[workflow], includes it), "
             "or drop 'hsic_lasso' from the methods of the regression figure in config.yaml"
         ) from exc
     return _PyHSICLasso

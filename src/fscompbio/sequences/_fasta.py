@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from Bio import SeqIO
+
+from .._optional import optional_import
 
 __all__ = ["STANDARD_RESIDUES", "iter_fasta", "read_fasta", "read_signal_peptides"]
 
@@ -41,6 +42,7 @@ def iter_fasta(fasta_path):
     the file and the record; empty sequences and repeated accessions are yielded (the caller decides).
     """
     _check_file(fasta_path)
+    SeqIO = optional_import("Bio.SeqIO", "Reading FASTA files")
     with open(fasta_path) as handle:
         try:
             for number, record in enumerate(SeqIO.parse(handle, "fasta"), start=1):
