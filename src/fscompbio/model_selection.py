@@ -316,7 +316,9 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
         An absolute grid of kernel factors instead of the relative one.
     max_sizes : int or None, default=None
         Evaluate at most this many prefix sizes (a geometric grid from 1 to n,
-        see :func:`prefix_sizes`); ``None`` evaluates all of them.
+        see :func:`prefix_sizes`); ``None`` evaluates all of them. Each
+        evaluated prefix costs ``O(m^2)`` per width: on wide data (thousands
+        of features) give e.g. ``max_sizes=50``.
     label_kind : {"auto", "linear", "balanced", "onehot", "gaussian"}, default="auto"
         The label kernel (:func:`fscompbio.kernels.label_kernel`): ``y y^T``
         on labels mapped to {-1, +1}, its class-balanced variant, the one-hot
