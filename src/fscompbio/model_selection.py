@@ -65,6 +65,7 @@ __all__ = [
     "prefix_sizes",
     "default_cv_sizes",
     "ranking_order",
+    "resolve_label_kind",
 ]
 
 
