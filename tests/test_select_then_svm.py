@@ -66,3 +66,19 @@ def test_regression_with_the_gaussian_label_kernel(seed):
     assert j in model.support_.tolist() and model.support_.size <= 3
     assert model.selection_index_.size == 120
     assert model.score(X, y) > 0.8
+
+
+def test_an_empty_own_model_falls_back_to_the_wrapped_selectors_ranking():
+    """OwnModelSelect keeps nothing when its selector keeps nothing; min_features then takes the top of the
+    ranking of the selector it wraps."""
+    from fscompbio.model_selection import OwnModelSelect
+
+    class Nothing(CorrelationSelector):
+        def _get_support_mask(self):
+            return np.zeros(self.n_features_in_, dtype=bool)
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 6))
+    y = np.where(X[:, 4] > 0, 1, 0)
+    model = SelectThenSVM(selector=OwnModelSelect(Nothing()), min_features=1).fit(X, y)
+    assert model.selector_.n_features_ == 0 and model.support_.tolist() == [4]

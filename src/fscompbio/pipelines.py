@@ -111,9 +111,12 @@ class _SelectThenPredict(BaseEstimator):
         self.random_state = random_state
 
     def _ranking(self):
-        ranking = getattr(self.selector_, "ranking_", None)
+        sel = self.selector_
+        while not (hasattr(sel, "ranking_") or hasattr(sel, "scores_")) and hasattr(sel, "selector_"):
+            sel = sel.selector_  # a model selector (KTASelect, OwnModelSelect): the ranking it chose from
+        ranking = getattr(sel, "ranking_", None)
         if ranking is None:
-            ranking = np.argsort(np.argsort(-np.asarray(self.selector_.scores_), kind="stable"), kind="stable") + 1
+            ranking = np.argsort(np.argsort(-np.asarray(sel.scores_), kind="stable"), kind="stable") + 1
         return np.asarray(ranking)
 
     def _held_out_groups(self, y, groups, rng):
