@@ -69,7 +69,8 @@ sphinx_gallery_conf = {
 }
 
 html_theme = "alabaster"
-html_theme_options = {"description": "Feature Selection in Computational Biology, reproduced", "fixed_sidebar": True}
+html_theme_options = {"description": "Feature Selection in Computational Biology, reproduced", "fixed_sidebar": True,
+                      "page_width": "1240px", "body_max_width": "none"}
 html_static_path = []
 
 
@@ -81,6 +82,8 @@ _TRAILING = re.compile(r"\b([A-Za-z]\w*_)(?=[\s,.;:)\]]|$)")
 
 def _escape_trailing_underscores(app, what, name, obj, options, lines):
     for i, line in enumerate(lines):
+        if line.lstrip().startswith((">>>", "...")):  # doctest code: shown as written
+            continue
         parts = _LITERAL.split(line)
         lines[i] = "".join(p if k % 2 else _TRAILING.sub(lambda m: m.group(1)[:-1] + "\\_", p)
                            for k, p in enumerate(parts))
