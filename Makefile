@@ -6,9 +6,11 @@
 #   make estimate   time a stratified sample of the thesis config's jobs; projected CPU-hours per stage
 #   make figure-index   regenerate README.md's table of where each figure is made
 #   make claims-by-scale   regenerate README.md's claims at the quick and the thesis config's scale
+#   make docs      the documentation site (docs/_build/html): API reference, user guide, executed examples
 # Everything is installed into .venv from the lock file requirements/lock.txt (exact versions and hashes of
 # every package, the extras included), then the package itself from this tree; PYTHON picks the interpreter
-# (>= 3.11). pyproject.toml keeps lower bounds only, for a plain `pip install` of the library.
+# (>= 3.11, checked first). pyproject.toml keeps lower bounds only, for a plain `pip install` of the library
+# (numpy, scipy, scikit-learn, pandas, joblib); its extras (lp, hsiclasso, cleavage, workflow) are in the lock.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -17,7 +19,7 @@ STAMP  := $(VENV)/.installed-stamp
 LOCK   := requirements/lock.txt
 CORES  ?= 2
 
-.PHONY: install install-slurm sysdeps workflow thesis thesis-figures test test-slow test-latest lock envs lint fmt-check figure-index claims-by-scale report bench estimate ci-slurm clean
+.PHONY: docs install install-slurm sysdeps workflow thesis thesis-figures test test-slow test-latest lock envs lint fmt-check figure-index claims-by-scale report bench estimate ci-slurm clean
 
 install: $(STAMP)
 
@@ -36,6 +38,9 @@ install-slurm: $(STAMP)
 
 # A new .venv whenever the lock or pyproject.toml changes, so that it holds exactly the locked packages.
 $(STAMP): $(LOCK) pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "fscompbio needs Python >= 3.11; PYTHON=$(PYTHON) is $$($(PYTHON) --version 2>/dev/null || echo 'not found'):" \
+	    "run e.g. make install PYTHON=python3.11" >&2; exit 1; }
 	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
@@ -60,6 +65,27 @@ envs: $(STAMP)
 	$(BIN)/python -m fscompbio.environment conda-env $(LOCK) > envs/study.yaml.tmp
 	mv envs/study.yaml.tmp envs/study.yaml
 
+# The documentation site: Sphinx with numpydoc (the API reference from the docstrings), the user guide and the
+# sphinx-gallery examples (examples/plot_*.py, run on every build, about 2 minutes), warnings as errors, into
+# docs/_build/html. Sphinx and its extensions (docs/requirements.txt) go into .venv-docs, which sees the locked
+# environment .venv through a path file, so the study's environment stays exactly the lock.
+DOCS_VENV := .venv-docs
+DOCS_STAMP := $(DOCS_VENV)/.installed-stamp
+
+docs: $(STAMP) $(DOCS_STAMP)
+	rm -rf docs/_build docs/generated docs/auto_examples
+	MPLBACKEND=Agg $(DOCS_VENV)/bin/sphinx-build -W --keep-going -b html docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
+$(DOCS_STAMP): docs/requirements.txt
+	rm -rf $(DOCS_VENV)
+	$(PYTHON) -m venv $(DOCS_VENV)
+	site=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
+	  docs_site=$$($(DOCS_VENV)/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])'); \
+	  echo "import site; site.addsitedir('$$site')" > "$$docs_site/study_env.pth"
+	$(DOCS_VENV)/bin/python -m pip install --quiet -r docs/requirements.txt
+	touch $(DOCS_STAMP)
+
 # The tests against the newest releases, in a new environment (.venv-latest): prints which packages differ
 # from the lock, then runs the default test suite. Run it before `make lock`, and whenever a dependency
 # publishes a release.
@@ -67,7 +93,7 @@ test-latest: sysdeps
 	rm -rf .venv-latest
 	$(PYTHON) -m venv .venv-latest
 	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade pip
-	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[test,bench,slurm]"
+	PIP_NO_CACHE_DIR=1 .venv-latest/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e ".[workflow,test,bench,slurm]"
 	.venv-latest/bin/python -m fscompbio.environment compare $(LOCK)
 	.venv-latest/bin/python -m pytest
 
@@ -120,4 +146,4 @@ bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf results logs figures/*.png figures/*.csv figures/*.md .snakemake .venv-lock .venv-latest
+	rm -rf results logs figures/*.png figures/*.csv figures/*.md .snakemake .venv-lock .venv-latest .venv-docs docs/_build docs/generated docs/auto_examples

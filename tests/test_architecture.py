@@ -16,7 +16,8 @@ PACKAGE = REPO / "src" / "fscompbio"
 #: floor of each unit (a subpackage or a top-level module), from the ground up
 FLOORS = [
     {"fscompbio"},  # the package's root: its version, no imports
-    {"_compat", "_lazy", "_scaling", "io", "seeding", "kernels", "environment", "joblog"},
+    {"_compat", "_lazy", "_optional", "_scaling", "_validation", "io", "seeding", "kernels", "environment",
+     "joblog"},
     {"datasets", "sequences", "representation"},
     {"prediction"},
     {"selection"},
@@ -29,7 +30,7 @@ FLOORS = [
 ]
 FLOOR = {unit: level for level, units in enumerate(FLOORS) for unit in units}
 #: the package's own shared internals, usable from every floor
-SHARED_PRIVATE = {"_compat", "_lazy", "_scaling"}
+SHARED_PRIVATE = {"_compat", "_lazy", "_optional", "_scaling", "_validation"}
 
 
 def _module_name(path):

@@ -15,8 +15,19 @@ features to keep and the width of the Gaussian kernel of the final SVM:
   number of features and the width are chosen by the inner-CV accuracy of a
   Gaussian SVM with ``C = 1`` (ties go to the smaller model).
 
-Both return a :class:`ModelSelectionResult` (chosen features, gamma, the time
-taken). The Gaussian widths are a grid *relative to the median pairwise
+All three are scikit-learn meta-estimators around any ranking selector, e.g.
+``KTASelect(BaHSIC())``: ``fit(X, y)`` fits the selector and chooses the model,
+and ``transform``, ``get_support`` and ``get_feature_names_out`` then keep the
+chosen features, so they go into a ``Pipeline`` or ``GridSearchCV`` like any
+selector (``make_pipeline(KTASelect(BaHSIC()), SVC())``); the chosen size and
+width are the fitted attributes ``n_features_``, ``gamma_`` and ``sigma_``.
+Their ``select`` method runs the model selection alone on a ranking (or a
+selector) that the caller fitted, and returns a :class:`ModelSelectionResult`
+(chosen features, gamma, the time taken).
+
+The label kernel of the alignment follows the target (``label_kind="auto"``):
+``y y^T`` on {-1, +1} for two classes, the one-hot kernel ``[y_i = y_j]`` for
+several classes, a Gaussian kernel (median width) for a real-valued target. The Gaussian widths are a grid *relative to the median pairwise
 distance of the candidate feature subset*, ``sigma = median * 10**t`` for ``t``
 in ``linspace(low, high, n_widths)``, because the scale of the distances grows
 with the number of features (thesis figure 3.1); an absolute grid of ``gammas``
@@ -36,13 +47,15 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
+from sklearn.feature_selection import SelectorMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_array, check_X_y
+from sklearn.utils.validation import check_array, check_is_fitted, check_X_y
 
-from ._compat import Interval, StrOptions
-from .kernels import center, label_kernel, sigma_to_gamma
+from ._compat import HasMethods, Interval, StrOptions, _fit_context
+from ._validation import check_fit_data
+from .kernels import center, label_kernel, sigma_to_gamma, task_of_target
 
 __all__ = [
     "ModelSelectionResult",
@@ -52,6 +65,7 @@ __all__ = [
     "prefix_sizes",
     "default_cv_sizes",
     "ranking_order",
+    "resolve_label_kind",
 ]
 
 
@@ -167,6 +181,102 @@ def _gammas_for(d2_pairs, gammas, multipliers):
     return sigma_to_gamma(med * 10.0**multipliers)
 
 
+def resolve_label_kind(y, label_kind="auto"):
+    """The label kernel for a target: ``label_kind`` itself, or the one that ``"auto"`` picks.
+
+    ``"auto"``: ``"linear"`` (``y y^T`` on {-1, +1}) for two distinct labels, whatever their type (so a
+    binary target gives exactly the alignment of thesis algorithm 3), ``"onehot"`` for several classes,
+    ``"gaussian"`` (median width) for a real-valued target.
+
+    Examples
+    --------
+    >>> resolve_label_kind(["a", "b", "a"]), resolve_label_kind([0, 1, 2]), resolve_label_kind([0.1, 0.7, 2.5])
+    ('linear', 'onehot', 'gaussian')
+    """
+    if label_kind != "auto":
+        return label_kind
+    y = np.asarray(y)
+    if np.unique(y).size == 2:
+        return "linear"
+    return {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}[task_of_target(y)]
+
+
+def _ranking_of(fitted, n_features):
+    """A fitted selector's ``ranking_`` (1 = best), else one from its ``scores_`` (higher = better)."""
+    ranking = getattr(fitted, "ranking_", None)
+    if ranking is None:
+        scores = getattr(fitted, "scores_", None)
+        if scores is None:
+            raise ValueError(
+                f"{type(fitted).__name__} has neither ranking_ nor scores_ after fit: KTASelect and NestedCVSelect "
+                "need a ranking selector (every fscompbio selector, or one with scores_)"
+            )
+        scores = np.asarray(scores, dtype=float)
+        ranking = np.empty(scores.size, dtype=np.intp)
+        ranking[np.argsort(-scores, kind="stable")] = np.arange(1, scores.size + 1)
+    ranking = np.asarray(ranking)
+    if ranking.shape != (n_features,):
+        raise ValueError(f"{type(fitted).__name__}.ranking_ has shape {ranking.shape}; X has {n_features} features")
+    return ranking
+
+
+def _default_selector():
+    from .selection import BaHSIC  # the thesis' backward HSIC elimination: any task, non-linear
+
+    return BaHSIC()
+
+
+class _ModelSelectorMixin(SelectorMixin):
+    """``fit``/``transform`` of the model selectors: fit the selector, choose the model, keep its features.
+
+    Subclasses implement ``_choose(X, y, selector) -> ModelSelectionResult`` and set ``self.selector_``.
+    """
+
+    _why_dense = "Gaussian kernels on the chosen features"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+    def _selector(self):
+        return self.selector if self.selector is not None else _default_selector()
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Fit the selector on ``(X, y)`` and choose the number of features and the width.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (strings or integers) or, for :class:`KTASelect` and
+            :class:`OwnModelSelect`, a real-valued target.
+
+        Returns
+        -------
+        self
+        """
+        X, y = check_fit_data(self, X, y, why_dense=self._why_dense, ensure_min_samples=3)
+        res = self._choose(X, y, self._selector())
+        support = np.zeros(X.shape[1], dtype=bool)
+        support[res.features] = True
+        self.result_ = res
+        self.features_ = res.features.copy()
+        self.support_ = support
+        self.n_features_ = res.n_features
+        self.gamma_ = res.gamma
+        self.sigma_ = res.sigma
+        self.score_ = res.score
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.support_
+
+
+
+
 def _check_gammas(gammas):
     if gammas is None:
         return None
@@ -179,7 +289,7 @@ def _check_gammas(gammas):
 # --------------------------------------------------------------------------
 # greedy KTA
 # --------------------------------------------------------------------------
-class KTASelect(BaseEstimator):
+class KTASelect(_ModelSelectorMixin, BaseEstimator):
     """Greedy kernel-target-alignment model selection (thesis algorithm 3).
 
     Walks the ranked feature list and, for every prefix of the top-ranked
@@ -193,6 +303,11 @@ class KTASelect(BaseEstimator):
 
     Parameters
     ----------
+    selector : estimator or None, default=None
+        The ranking selector that :meth:`fit` fits (cloned) for the ranked
+        list: any estimator with ``fit`` and ``ranking_`` (1 = best) or
+        ``scores_``; ``None`` = :class:`fscompbio.selection.BaHSIC` with its
+        defaults. Not used by :meth:`select`, which takes a ranking.
     n_widths : int, default=7
         Number of widths in the relative grid.
     low, high : float, default=-1.0, 1.0
@@ -202,10 +317,38 @@ class KTASelect(BaseEstimator):
         An absolute grid of kernel factors instead of the relative one.
     max_sizes : int or None, default=None
         Evaluate at most this many prefix sizes (a geometric grid from 1 to n,
-        see :func:`prefix_sizes`); ``None`` evaluates all of them.
-    label_kind : {"linear", "balanced"}, default="linear"
+        see :func:`prefix_sizes`); ``None`` evaluates all of them. Each
+        evaluated prefix costs ``O(m^2)`` per width: on wide data (thousands
+        of features) give e.g. ``max_sizes=50``.
+    label_kind : {"auto", "linear", "balanced", "onehot", "gaussian"}, default="auto"
         The label kernel (:func:`fscompbio.kernels.label_kernel`): ``y y^T``
-        on labels mapped to {-1, +1}, or its class-balanced variant.
+        on labels mapped to {-1, +1}, its class-balanced variant, the one-hot
+        kernel ``[y_i = y_j]`` of several classes, or a Gaussian kernel (median
+        width) on a real-valued target. ``"auto"`` (:func:`resolve_label_kind`)
+        takes ``"linear"`` for two classes, ``"onehot"`` for more and
+        ``"gaussian"`` for a real target.
+
+    Attributes
+    ----------
+    selector_ : estimator
+        The selector fitted on all of ``X``.
+    features_ : ndarray of shape (n_features_,), int
+        The chosen features, best-ranked first.
+    support_ : ndarray of shape (n_features_in_,), bool
+        Mask of the chosen features (``get_support()``).
+    n_features_ : int
+        The chosen number of features.
+    gamma_ : float
+        The chosen factor of the Gaussian kernel ``exp(-gamma ||x - x'||^2)`` on the chosen features.
+    sigma_ : float
+        The same as a width, ``1 / sqrt(2 gamma_)``.
+    score_ : float
+        The criterion of the chosen model.
+    result_ : ModelSelectionResult
+        Everything :meth:`select` returns (the candidate sizes and the score of every candidate).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When ``X`` was a DataFrame with string column names.
 
     Notes
     -----
@@ -223,23 +366,37 @@ class KTASelect(BaseEstimator):
     Examples
     --------
     >>> import numpy as np
+    >>> from fscompbio.selection import CorrelationSelector
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(80, 6)); y = np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
     >>> res = KTASelect().select(X, y, ranking=[1, 2, 3, 4, 5, 6])
     >>> sorted(res.features.tolist())
     [0, 1]
+
+    As an estimator around a selector, in a pipeline:
+
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.svm import SVC
+    >>> kta = KTASelect(CorrelationSelector()).fit(X, y)
+    >>> kta.get_support().nonzero()[0].tolist(), kta.n_features_
+    ([0, 1], 2)
+    >>> make_pipeline(KTASelect(CorrelationSelector()), SVC()).fit(X, y).score(X, y) > 0.9
+    True
     """
 
     _parameter_constraints: dict = {
+        "selector": [HasMethods(["fit"]), None],
         "n_widths": [Interval(Integral, 1, None, closed="left")],
         "low": [Interval(Real, None, None, closed="neither")],
         "high": [Interval(Real, None, None, closed="neither")],
         "gammas": ["array-like", None],
         "max_sizes": [Interval(Integral, 2, None, closed="left"), None],
-        "label_kind": [StrOptions({"linear", "balanced"})],
+        "label_kind": [StrOptions({"auto", "linear", "balanced", "onehot", "gaussian"})],
     }
 
-    def __init__(self, *, n_widths=7, low=-1.0, high=1.0, gammas=None, max_sizes=None, label_kind="linear"):
+    def __init__(self, selector=None, *, n_widths=7, low=-1.0, high=1.0, gammas=None, max_sizes=None,
+                 label_kind="auto"):
+        self.selector = selector
         self.n_widths = n_widths
         self.low = low
         self.high = high
@@ -247,13 +404,18 @@ class KTASelect(BaseEstimator):
         self.max_sizes = max_sizes
         self.label_kind = label_kind
 
+    def _choose(self, X, y, selector):
+        self.selector_ = clone(selector).fit(X, y)
+        return self.select(X, y, _ranking_of(self.selector_, X.shape[1]))
+
     def alignment_table(self, X, y, ranking):
         """Alignment of every evaluated (prefix size, width).
 
         Parameters
         ----------
         X : array-like of shape (m, n)
-        y : array-like of shape (m,), binary
+        y : array-like of shape (m,)
+            Class labels or a real target (see ``label_kind``).
         ranking : array-like of shape (n,), 1 = best
 
         Returns
@@ -274,7 +436,7 @@ class KTASelect(BaseEstimator):
         mults = _width_grid(self.n_widths, self.low, self.high)
         sizes = prefix_sizes(X.shape[1], self.max_sizes)
 
-        Lc = center(label_kernel(y, kind=self.label_kind))
+        Lc = center(label_kernel(y, kind=resolve_label_kind(y, self.label_kind)))
         iu, ju = np.triu_indices(m, k=1)
         lc_pairs = Lc[iu, ju]
         lc_trace = float(np.trace(Lc))
@@ -323,7 +485,7 @@ class KTASelect(BaseEstimator):
         X : array-like of shape (m, n)
             Training data.
         y : array-like of shape (m,)
-            Binary training labels.
+            Training labels (or a real target, see ``label_kind``).
         ranking : array-like of shape (n,)
             Feature ranking, 1 = best (a selector's ``ranking_``).
 
@@ -379,7 +541,7 @@ def default_cv_sizes(n_features, n_sizes=10):
     return prefix_sizes(n_features, n_sizes)
 
 
-class NestedCVSelect(BaseEstimator):
+class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
     """Inner loop of the nested cross-validation of section 2.5.1.
 
     On each of ``inner_folds`` stratified folds of the training data the
@@ -392,6 +554,12 @@ class NestedCVSelect(BaseEstimator):
 
     Parameters
     ----------
+    selector : estimator or None, default=None
+        The ranking selector that :meth:`fit` refits on every inner fold and
+        on all of ``X`` (cloned): any estimator with ``fit`` and ``ranking_``
+        or ``scores_`` (and ``get_support()`` for ``sizes="support"``);
+        ``None`` = :class:`fscompbio.selection.BaHSIC`. :meth:`select` takes
+        its selector as an argument instead.
     sizes : array-like of int, "support" or None, default=None
         Candidate numbers of features. ``None``: a geometric grid of 10 sizes
         from 1 to n. ``"support"``: only the selector's own ``get_support()``
@@ -409,14 +577,41 @@ class NestedCVSelect(BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Shuffling of the inner folds.
 
+    Attributes
+    ----------
+    selector_ : estimator
+        The selector fitted on all of ``X``.
+    features_ : ndarray of shape (n_features_,), int
+        The chosen features, best-ranked first.
+    support_ : ndarray of shape (n_features_in_,), bool
+        Mask of the chosen features (``get_support()``).
+    n_features_ : int
+        The chosen number of features.
+    gamma_ : float
+        The chosen factor of the Gaussian kernel ``exp(-gamma ||x - x'||^2)`` on the chosen features.
+    sigma_ : float
+        The same as a width, ``1 / sqrt(2 gamma_)``.
+    score_ : float
+        The chosen model's mean inner-CV accuracy.
+    result_ : ModelSelectionResult
+        Everything :meth:`select` returns (the candidate sizes and the score of every candidate).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When ``X`` was a DataFrame with string column names.
+
     Notes
     -----
+    The target must be class labels (two or more classes; stratified folds):
+    for a real-valued target use :class:`KTASelect`, whose Gaussian label
+    kernel needs no classifier.
+
     Kernels are precomputed from cumulative squared distances over the
     ranked features, so each candidate size costs ``O(m^2)`` per width, and
     ``SVC(kernel="precomputed")`` is trained on them.
     """
 
     _parameter_constraints: dict = {
+        "selector": [HasMethods(["fit"]), None],
         "sizes": ["array-like", StrOptions({"support"}), None],
         "n_widths": [Interval(Integral, 1, None, closed="left")],
         "low": [Interval(Real, None, None, closed="neither")],
@@ -428,8 +623,10 @@ class NestedCVSelect(BaseEstimator):
     }
 
     def __init__(
-        self, *, sizes=None, n_widths=7, low=-1.0, high=1.0, gammas=None, inner_folds=10, C=1.0, random_state=None
+        self, selector=None, *, sizes=None, n_widths=7, low=-1.0, high=1.0, gammas=None, inner_folds=10, C=1.0,
+        random_state=None
     ):
+        self.selector = selector
         self.sizes = sizes
         self.n_widths = n_widths
         self.low = low
@@ -438,6 +635,16 @@ class NestedCVSelect(BaseEstimator):
         self.inner_folds = inner_folds
         self.C = C
         self.random_state = random_state
+
+    def _choose(self, X, y, selector):
+        if task_of_target(y) == "regression" and np.unique(y).size > 2:
+            raise ValueError(
+                "NestedCVSelect chooses by the inner-CV accuracy of an SVM classifier, so y must be class labels; "
+                f"got a real-valued target ({np.unique(y).size} distinct values): use KTASelect (its Gaussian label "
+                "kernel) for regression"
+            )
+        self.selector_ = clone(selector).fit(X, y)
+        return self.select(X, y, selector, fitted=self.selector_)
 
     def _candidate_sizes(self, n_features):
         if self.sizes is None:
@@ -564,8 +771,34 @@ class OwnModelSelect(KTASelect):
 
     Parameters
     ----------
+    selector : estimator or None, default=None
+        The selector that :meth:`fit` fits (cloned) and whose
+        ``get_support()`` is kept; ``None`` =
+        :class:`fscompbio.selection.RandSel` with its defaults (randSel's
+        own model). :meth:`select` takes a fitted selector instead.
     n_widths, low, high, gammas, label_kind
         As in :class:`KTASelect`.
+    Attributes
+    ----------
+    selector_ : estimator
+        The selector fitted on all of ``X``.
+    features_ : ndarray of shape (n_features_,), int
+        The chosen features, best-ranked first.
+    support_ : ndarray of shape (n_features_in_,), bool
+        Mask of the chosen features (``get_support()``).
+    n_features_ : int
+        The chosen number of features.
+    gamma_ : float
+        The chosen factor of the Gaussian kernel ``exp(-gamma ||x - x'||^2)`` on the chosen features.
+    sigma_ : float
+        The same as a width, ``1 / sqrt(2 gamma_)``.
+    score_ : float
+        The alignment of the chosen width (NaN for an empty support).
+    result_ : ModelSelectionResult
+        Everything :meth:`select` returns (the candidate sizes and the score of every candidate).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When ``X`` was a DataFrame with string column names.
 
     Examples
     --------
@@ -576,12 +809,27 @@ class OwnModelSelect(KTASelect):
     >>> sel = CorrelationSelector(n_features_to_select=2).fit(X, y)
     >>> OwnModelSelect().select(X, y, sel).features.tolist()
     [0, 1]
+    >>> OwnModelSelect(CorrelationSelector(n_features_to_select=2)).fit(X, y).get_support().nonzero()[0].tolist()
+    [0, 1]
     """
 
     _parameter_constraints: dict = {k: v for k, v in KTASelect._parameter_constraints.items() if k != "max_sizes"}
 
-    def __init__(self, *, n_widths=7, low=-1.0, high=1.0, gammas=None, label_kind="linear"):
-        super().__init__(n_widths=n_widths, low=low, high=high, gammas=gammas, label_kind=label_kind)
+    def __init__(self, selector=None, *, n_widths=7, low=-1.0, high=1.0, gammas=None, label_kind="auto"):
+        super().__init__(selector, n_widths=n_widths, low=low, high=high, gammas=gammas, label_kind=label_kind)
+
+    def _selector(self):
+        if self.selector is not None:
+            return self.selector
+        from .selection import RandSel  # randSel's own model: its error-controlled selected set
+
+        return RandSel()
+
+    def _choose(self, X, y, selector):
+        self.selector_ = clone(selector).fit(X, y)
+        if not hasattr(self.selector_, "get_support"):
+            raise ValueError(f"OwnModelSelect needs a selector with get_support(); got {selector!r}")
+        return self.select(X, y, self.selector_)
 
     def select(self, X, y, fitted):
         """Keep ``fitted.get_support()`` and choose the width by maximal alignment.

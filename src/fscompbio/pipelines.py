@@ -14,15 +14,20 @@ import inspect
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.metrics import roc_auc_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC, SVR
 from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context, validate_data
+from ._validation import check_fit_data
 from .prediction import BinaryClassifierMixin, GaussianSVC
 
-__all__ = ["SelectThenSVM", "RandSelMKL", "balanced_indices", "nested_sizes"]
+__all__ = ["SelectThenSVM", "SelectThenSVR", "RandSelMKL", "balanced_indices", "nested_sizes"]
 
 _MAX_SEED = np.iinfo(np.int32).max
 
@@ -80,55 +85,8 @@ def _fit_maybe_groups(est, X, y, groups):
     return est.fit(X, y)
 
 
-class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
-    """A feature selector, then a Gaussian SVM on the selected features.
-
-    Parameters
-    ----------
-    selector : estimator, default=None
-        A ``SelectorMixin`` with ``get_support()`` (and ``ranking_`` or
-        ``scores_`` for ``size="validate"``); ``None`` keeps every feature.
-    svm : estimator, default=None
-        The final classifier; ``None`` = :class:`GaussianSVC` (C = 1, thesis 4.3).
-        When its ``fit`` takes ``groups``, the groups given to :meth:`fit` are passed on.
-    size : {"support", "validate"}, default="support"
-        How many features the SVM uses. ``"support"``: the selector's own set
-        (``get_support()``: stability selection's thresholded set, randSel's
-        error-controlled set). ``"validate"``: the nested sets of the ranking
-        (``support_history_`` when the selector has it, else the top
-        ``n, 0.75 n, 0.75^2 n, ...`` features) are compared by the ROC AUC of a
-        Gaussian SVM trained on the selection subsample and scored on training
-        windows the selector did not see; the best set is kept. With ``groups``
-        (sequences, or homology clusters), a ``validation_fraction`` of the
-        groups is held out for this comparison and the selection subsample is
-        drawn from the others, so no validation window shares a group with it.
-    select_max_per_class : int or None, default=None
-        The selector (and the validation SVMs) see a class-balanced subsample
-        with at most this many windows per class; ``None`` = as many of each
-        class as the smaller class has.
-    validation_max_samples : int, default=4000
-        At most this many held-out windows (stratified) score the candidate sets.
-    validation_fraction : float, default=0.25
-        With ``groups`` and ``size="validate"``: the fraction of the groups held
-        out to score the candidate sets.
-    min_features : int, default=1
-        If the selector keeps fewer features (stability selection can keep
-        none), its top ``min_features`` by ``ranking_`` are used instead; also
-        the smallest validated set.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the selection subsample, the selector and the SVM.
-
-    Attributes
-    ----------
-    selector_, svm_ : the fitted clones
-    support_ : ndarray of int
-        The features the SVM uses.
-    selection_index_ : ndarray of int
-        Training rows the selector was fitted on.
-    validation_ : dict or None
-        ``sizes`` and ``auc`` of the candidate sets (``size="validate"``).
-    classes_ : ndarray of shape (2,)
-    """
+class _SelectThenPredict(BaseEstimator):
+    """What :class:`SelectThenSVM` and :class:`SelectThenSVR` share: the parameters and ``fit``."""
 
     _parameter_constraints: dict = {
         "selector": [HasMethods(["fit", "get_support"]), None],
@@ -153,9 +111,12 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _ranking(self):
-        ranking = getattr(self.selector_, "ranking_", None)
+        sel = self.selector_
+        while not (hasattr(sel, "ranking_") or hasattr(sel, "scores_")) and hasattr(sel, "selector_"):
+            sel = sel.selector_  # a model selector (KTASelect, OwnModelSelect): the ranking it chose from
+        ranking = getattr(sel, "ranking_", None)
         if ranking is None:
-            ranking = np.argsort(np.argsort(-np.asarray(self.selector_.scores_), kind="stable"), kind="stable") + 1
+            ranking = np.argsort(np.argsort(-np.asarray(sel.scores_), kind="stable"), kind="stable") + 1
         return np.asarray(ranking)
 
     def _held_out_groups(self, y, groups, rng):
@@ -213,13 +174,13 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
         -------
         self : SelectThenSVM
         """
-        X, y = validate_data(self, X, y)
-        self._fit_classes(y)
+        X, y = check_fit_data(self, X, y, dtype="numeric", why_dense="a Gaussian SVM")
+        self._fit_target(y)
         rng = check_random_state(self.random_state)
         groups = None if groups is None else np.asarray(groups)
         held = self._held_out_groups(y, groups, rng)
         if held is None:
-            sel_idx = balanced_indices(y, self.select_max_per_class, rng)
+            sel_idx = self._selection_sample(y, rng)
         else:  # the selection subsample from the groups not held out for validation
             pool = np.setdiff1d(np.arange(y.size), held)
             sel_idx = pool[balanced_indices(y[pool], self.select_max_per_class, rng)]
@@ -239,15 +200,183 @@ class SelectThenSVM(BinaryClassifierMixin, BaseEstimator):
                 if support.size < k:
                     support = np.sort(np.argsort(self._ranking(), kind="stable")[:k])
         self.support_ = np.asarray(support, dtype=int)
-        self.svm_ = _set_seed(clone(self.svm) if self.svm is not None else GaussianSVC(), seed_svm)
+        self.svm_ = _set_seed(clone(self.svm) if self.svm is not None else self._default_svm(), seed_svm)
         _fit_maybe_groups(self.svm_, X[:, self.support_], y, groups)
         return self
 
+class SelectThenSVM(BinaryClassifierMixin, _SelectThenPredict):
+    """A feature selector, then a Gaussian SVM on the selected features.
+
+    Two classes or several: for two the default SVM is :class:`GaussianSVC`
+    (the cleavage-site predictor of thesis 5.5); for several it is
+    scikit-learn's one-vs-one ``SVC`` (C = 1, ``gamma="scale"``) on
+    standardised features, the same kernel, and the selector sees every class
+    cut to the same size (a selector with a label kernel, e.g. the HSIC
+    selectors and :class:`fscompbio.model_selection.KTASelect`, then uses the
+    one-hot kernel of the classes). For a real-valued target see
+    :class:`SelectThenSVR`.
+
+    Parameters
+    ----------
+    selector : estimator, default=None
+        A ``SelectorMixin`` with ``get_support()`` (and ``ranking_`` or
+        ``scores_`` for ``size="validate"``); ``None`` keeps every feature.
+    svm : estimator, default=None
+        The final classifier; ``None`` = :class:`GaussianSVC` (C = 1, thesis 4.3)
+        for two classes, ``make_pipeline(StandardScaler(), SVC())`` for more.
+        When its ``fit`` takes ``groups``, the groups given to :meth:`fit` are passed on.
+    size : {"support", "validate"}, default="support"
+        How many features the SVM uses. ``"support"``: the selector's own set
+        (``get_support()``: stability selection's thresholded set, randSel's
+        error-controlled set). ``"validate"``: the nested sets of the ranking
+        (``support_history_`` when the selector has it, else the top
+        ``n, 0.75 n, 0.75^2 n, ...`` features) are compared by the ROC AUC of a
+        Gaussian SVM trained on the selection subsample and scored on training
+        windows the selector did not see; the best set is kept. With ``groups``
+        (sequences, or homology clusters), a ``validation_fraction`` of the
+        groups is held out for this comparison and the selection subsample is
+        drawn from the others, so no validation window shares a group with it.
+        Two classes only (it compares ROC AUCs).
+    select_max_per_class : int or None, default=None
+        The selector (and the validation SVMs) see a class-balanced subsample
+        with at most this many windows per class; ``None`` = as many of each
+        class as the smaller class has.
+    validation_max_samples : int, default=4000
+        At most this many held-out windows (stratified) score the candidate sets.
+    validation_fraction : float, default=0.25
+        With ``groups`` and ``size="validate"``: the fraction of the groups held
+        out to score the candidate sets.
+    min_features : int, default=1
+        If the selector keeps fewer features (stability selection can keep
+        none), its top ``min_features`` by ``ranking_`` are used instead; also
+        the smallest validated set.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the selection subsample, the selector and the SVM.
+
+    Attributes
+    ----------
+    selector_, svm_ : the fitted clones
+    support_ : ndarray of int
+        The features the SVM uses.
+    selection_index_ : ndarray of int
+        Training rows the selector was fitted on.
+    validation_ : dict or None
+        ``sizes`` and ``auc`` of the candidate sets (``size="validate"``).
+    classes_ : ndarray of shape (n_classes,)
+    """
+    def _fit_target(self, y):
+        """``classes_`` of two or more classes (``size="validate"`` needs two)."""
+        if type_of_target(y) != "multiclass":
+            return self._fit_classes(y)  # two classes, or scikit-learn's message for anything else
+        check_classification_targets(y)
+        if self.size == "validate":
+            raise ValueError(f"size='validate' compares the ROC AUCs of a binary SVM; y has "
+                             f"{np.unique(y).size} classes: use size='support' for several classes")
+        self.classes_ = np.unique(y)
+        return None
+
+    def _selection_sample(self, y, rng):
+        return balanced_indices(y, self.select_max_per_class, rng)
+
+    def _default_svm(self):
+        if len(self.classes_) == 2:
+            return GaussianSVC()
+        return make_pipeline(StandardScaler(), SVC(C=1.0, kernel="rbf", gamma="scale"))
+
     def decision_function(self, X):
-        """The SVM's decision function on the selected features."""
+        """The SVM's decision function on the selected features (one column per class for several)."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False)
         return self.svm_.decision_function(X[:, self.support_])
+
+    def predict(self, X):
+        """The class of every sample (the SVM's own prediction for several classes).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        if len(self.classes_) == 2:
+            return super().predict(X)
+        X = validate_data(self, X, reset=False)
+        return self.svm_.predict(X[:, self.support_])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True
+        return tags
+
+
+class SelectThenSVR(RegressorMixin, _SelectThenPredict):
+    """A feature selector, then a Gaussian support vector regression on the selected features.
+
+    :class:`SelectThenSVM` for a real-valued target: the selector (e.g. an
+    HSIC selector or :class:`fscompbio.model_selection.KTASelect`, which use a
+    Gaussian label kernel on a real target) is fitted on a random subsample
+    of at most ``select_max_per_class`` samples (``None``: all of them), then
+    the regressor on every sample.
+
+    Parameters
+    ----------
+    selector : estimator, default=None
+        As in :class:`SelectThenSVM`; ``None`` keeps every feature.
+    svm : estimator, default=None
+        The final regressor; ``None`` = ``make_pipeline(StandardScaler(), SVR())``
+        (C = 1, ``gamma="scale"``, epsilon = 0.1).
+    size : {"support"}, default="support"
+        The selector's own ``get_support()`` (``"validate"`` is for two classes).
+    select_max_per_class : int or None, default=None
+        At most this many samples for the selector.
+    validation_max_samples, validation_fraction
+        Unused (kept for the shared parameters).
+    min_features : int, default=1
+    random_state : int, RandomState instance or None, default=None
+
+    Attributes
+    ----------
+    selector_, svm_ : the fitted clones
+    support_ : ndarray of int
+    selection_index_ : ndarray of int
+    validation_ : None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fscompbio.selection import BaHSIC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 8)); y = np.sin(2 * X[:, 3])
+    >>> SelectThenSVR(selector=BaHSIC(n_features_to_select=1)).fit(X, y).support_.tolist()
+    [3]
+    """
+
+    _parameter_constraints: dict = {
+        **_SelectThenPredict._parameter_constraints,
+        "svm": [HasMethods(["fit", "predict"]), None],
+        "size": [StrOptions({"support"})],
+    }
+
+    def _fit_target(self, y):
+        return None
+
+    def _selection_sample(self, y, rng):
+        if self.select_max_per_class is None or self.select_max_per_class >= y.size:
+            return np.arange(y.size)
+        return np.sort(rng.choice(y.size, size=int(self.select_max_per_class), replace=False))
+
+    def _default_svm(self):
+        return make_pipeline(StandardScaler(), SVR(C=1.0, kernel="rbf", gamma="scale"))
+
+    def predict(self, X):
+        """The regressor's prediction on the selected features."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False)
+        return self.svm_.predict(X[:, self.support_])
+
 
 
 

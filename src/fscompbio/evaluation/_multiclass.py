@@ -40,8 +40,9 @@ class OneHotKTASelect(KTASelect):
         "label_kind": [StrOptions({"linear", "balanced", "onehot"})],
     }
 
-    def __init__(self, *, n_widths=7, low=-1.0, high=1.0, gammas=None, max_sizes=None, label_kind="onehot"):
-        super().__init__(n_widths=n_widths, low=low, high=high, gammas=gammas, max_sizes=max_sizes,
+    def __init__(self, selector=None, *, n_widths=7, low=-1.0, high=1.0, gammas=None, max_sizes=None,
+                 label_kind="onehot"):
+        super().__init__(selector, n_widths=n_widths, low=low, high=high, gammas=gammas, max_sizes=max_sizes,
                          label_kind=label_kind)
 
 

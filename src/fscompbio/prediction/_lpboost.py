@@ -30,12 +30,12 @@ from __future__ import annotations
 import warnings
 from numbers import Real
 
-import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._optional import optional_import
 from ._base import BinaryClassifierMixin
 from .._scaling import column_scales
 
@@ -70,6 +70,7 @@ class PrimalLP:
     """
 
     def __init__(self, m, n_learners, solver="HIGHS"):
+        cp = optional_import("cvxpy", "LPBoost's linear program (PrimalLP)")
         self.A = cp.Parameter((m, n_learners))
         self.y = cp.Parameter(m)
         self.cap = cp.Parameter(nonneg=True)
@@ -202,7 +203,7 @@ class ColumnGenerationLP:
     """
 
     def __init__(self, H, y, *, tol=1e-9, batch=16, extrapolate=32, near=0.03, signed_features=None):
-        import highspy
+        highspy = optional_import("highspy", "the column-generation LP (StabilitySelection(learner='lpboost'))")
 
         y = np.asarray(y, dtype=float)
         if signed_features is not None:
@@ -374,6 +375,7 @@ def lpboost_dual(H, y, cap, *, solver="HIGHS"):
     H = np.asarray(H, dtype=float)
     y = np.asarray(y, dtype=float)
     m, J = H.shape
+    cp = optional_import("cvxpy", "LPBoost's dual linear program (lpboost_dual)")
     u = cp.Variable(m)
     beta = cp.Variable()
     learner = (y[:, None] * H).T @ u <= beta

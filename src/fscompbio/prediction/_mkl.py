@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
-import cvxpy as cp
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator
@@ -19,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from .._compat import Interval, _fit_context, validate_data
+from .._optional import optional_import
 from ._base import BinaryClassifierMixin
 from ..kernels import gamma_grid, median_distance, sq_distances
 from ._lpboost import PrimalLP, feasible_cap
@@ -62,6 +62,7 @@ def _solve_lpboost_lp(H, y, D, *, cache=None):
     objective : float
         The optimal ``rho - D sum xi`` (= beta of the dual).
     """
+    cp = optional_import("cvxpy", "LPBoostMKL")
     H = np.asarray(H, dtype=float)
     y = np.asarray(y, dtype=float)
     if y.shape != (H.shape[0],):

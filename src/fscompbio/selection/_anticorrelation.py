@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
-import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._compat import Interval, StrOptions, _fit_context
+from .._optional import optional_import
+from .._validation import check_fit_data
 from ..kernels import label_kernel
 from ._gaussian_updates import PairLayout, check_target, hsic_pair_weights, median_sq_distance, pair_sq_diffs
 from .._scaling import standardize
@@ -69,6 +70,7 @@ def epsilon_insensitive_weights(B, z, *, epsilon, alpha, solver=None):
     -------
     w : ndarray of shape (n_features,)
     """
+    cp = optional_import("cvxpy", "AnticorrelationWeighting")
     n, d = B.shape
     w = cp.Variable(d, nonneg=True)
     loss = cp.sum(cp.pos(cp.abs(B @ w - z) - epsilon)) / n
@@ -180,7 +182,7 @@ class AnticorrelationWeighting(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Weight the features of ``X`` against ``y``."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = check_fit_data(self, X, y, why_dense="Gaussian kernels on sample pairs")
         check_target(y)
         rng = check_random_state(self.random_state)
         if self.estimator == "unbiased" and 2 <= X.shape[0] < 4:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, RealNotInt, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, _fit_context
+from .._validation import check_fit_data
 from ._ranking import ranking_from_scores, resolve_n_features
 
 __all__ = ["CorrelationSelector", "abs_correlation"]
@@ -26,17 +28,27 @@ def abs_correlation(X, y):
 
     Parameters
     ----------
-    X : ndarray of shape (m, n)
+    X : ndarray or scipy.sparse matrix of shape (m, n)
+        Sparse X is never densified: ``sum_j (x_ij - mean_i)(y_j - mean_y)
+        = x_i . (y - mean_y)`` and ``sum_j (x_ij - mean_i)^2 = x_i . x_i - m
+        mean_i^2``.
     y : ndarray of shape (m,)
 
     Returns
     -------
     r : ndarray of shape (n,), values in [0, 1]
     """
-    Xc = X - X.mean(axis=0)
     yc = y - y.mean()
-    num = Xc.T @ yc
-    den = np.sqrt(np.einsum("ij,ij->j", Xc, Xc) * (yc @ yc))
+    if sp.issparse(X):
+        m = X.shape[0]
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        num = np.asarray(X.T @ yc).ravel()
+        ss = np.asarray(X.multiply(X).sum(axis=0)).ravel() - m * mean**2
+        den = np.sqrt(np.maximum(ss, 0.0) * (yc @ yc))  # clip round-off: a sum of squares
+    else:
+        Xc = X - X.mean(axis=0)
+        num = Xc.T @ yc
+        den = np.sqrt(np.einsum("ij,ij->j", Xc, Xc) * (yc @ yc))
     with np.errstate(invalid="ignore", divide="ignore"):
         r = np.where(den > 0, np.abs(num) / np.where(den > 0, den, 1.0), 0.0)
     return np.minimum(r, 1.0)  # clip round-off: |r| <= 1
@@ -89,14 +101,15 @@ class CorrelationSelector(SelectorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (m, n)
+        X : array-like, DataFrame or scipy.sparse matrix of shape (m, n)
         y : array-like of shape (m,)
+            Class labels (strings or integers) or a real target.
 
         Returns
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
+        X, y = check_fit_data(self, X, y, accept_sparse="csc", y_numeric=False)
         if type_of_target(y) == "multiclass":
             classes = np.unique(y)
             scores = np.max([abs_correlation(X, (y == c).astype(float)) for c in classes], axis=0)
@@ -115,4 +128,5 @@ class CorrelationSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.sparse = True
         return tags

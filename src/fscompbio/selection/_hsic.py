@@ -13,7 +13,8 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, StrOptions, _fit_context
+from .._validation import check_fit_data
 from ..kernels import label_kernel
 from ._gaussian_updates import check_target, PairLayout, PairTensor, hsic_pair_weights, median_sq_distance
 from .._scaling import standardize
@@ -156,6 +157,12 @@ class BaHSIC(_GreedyHSIC):
     ----------
     n_features_to_select : int or None, default=None
         Size of :meth:`get_support` (the top of ``ranking_``); None: half.
+        The elimination always runs down to one feature, whatever this is:
+        the steps inside the selected set are the cheap ones (a step costs
+        one exponential per sample pair and remaining feature), and they
+        order the selected features; stopping at ``n_features_to_select``
+        would save little and change nothing of the selected set, but leave
+        its order undecided.
     step : int or float, default=0.1
         Features removed per step: a count, or a fraction of the current set
         (at least one). The thesis removes 25% per step, Song et al. (2007) 10%.
@@ -231,7 +238,7 @@ class BaHSIC(_GreedyHSIC):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Rank the features of ``X`` by backward elimination against ``y``."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = check_fit_data(self, X, y, why_dense="Gaussian kernels on sample pairs")
         check_target(y)
         mults, tensor, weights = self._setup(X, y)
         d = X.shape[1]
@@ -273,10 +280,19 @@ class FoHSIC(_GreedyHSIC):
     ----------
     n_features_to_select : int or None, default=None
         Size of :meth:`get_support` (the first included features); None: half
-        of the features.
+        of the features. Given (and ``n_steps`` not), the forward selection
+        stops as soon as this many features are included: the cost grows with
+        ``n_features_to_select``, not with the number of features squared,
+        and the included features and their order are exactly those of the
+        full run (each step depends only on the features included before it).
     n_steps : int or None, default=None
-        Steps to run; None runs until every feature is included. Features never
-        included are ranked after the included ones by their last candidate HSIC.
+        Steps to run; None runs until ``n_features_to_select`` features are
+        included or, if that is None too, until every feature is included (the
+        full ranking). Features never included are ranked after the included
+        ones by their candidate HSIC in the last step (the HSIC of the set
+        before that step with each of them added), best first, ties to the
+        lower index: the last step's runners-up, not the order that further
+        steps would give.
     step : int or float, default=1
         Features added per step: a count, or a fraction of the remaining
         candidates (at least one).
@@ -295,7 +311,7 @@ class FoHSIC(_GreedyHSIC):
     Attributes
     ----------
     ranking_ : ndarray of shape (n_features_in_,), int
-        1 = included first.
+        1 = included first; the features never included follow (see ``n_steps``).
     scores_ : ndarray of shape (n_features_in_,), float64
     hsic_path_ : ndarray of shape (n_steps_,)
         HSIC of the set after each step.
@@ -307,6 +323,19 @@ class FoHSIC(_GreedyHSIC):
     Implements thesis algorithm 4, with ``K(S with j) = K(S) * exp(-gamma D_j)``
     (see :class:`BaHSIC`). Greedy forward inclusion cannot see features that
     are only jointly relevant (XOR): the thesis' point in chapter 4.
+
+    A step scores every remaining candidate, ``O(m^2 n)``; the full ranking
+    takes ``n`` steps, ``O(m^2 n^2)`` in all, so on wide data give
+    ``n_features_to_select`` (or ``n_steps``): 10 features of 2,000 on 500
+    samples take 10 steps instead of 2,000.
+
+    Examples
+    --------
+    >>> from fscompbio.datasets import make_dataset
+    >>> ds = make_dataset("linear_weston", random_state=0, n_features=50)
+    >>> sel = FoHSIC(n_features_to_select=3).fit(ds.X, ds.y)
+    >>> sel.n_steps_, set(np.flatnonzero(sel.get_support())) <= set(ds.relevant)
+    (3, True)
     """
 
     _parameter_constraints: dict = {
@@ -336,7 +365,7 @@ class FoHSIC(_GreedyHSIC):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Rank the features of ``X`` by forward inclusion against ``y``."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = check_fit_data(self, X, y, why_dense="Gaussian kernels on sample pairs")
         check_target(y)
         mults, tensor, weights = self._setup(X, y)
         d = X.shape[1]
@@ -346,8 +375,10 @@ class FoHSIC(_GreedyHSIC):
         included, path, widths = [], [], []
         last_h = np.zeros(d)
         max_steps = self.n_steps if self.n_steps is not None else d
+        # without n_steps, stop once n_features_to_select features are in (None: rank every feature)
+        stop_at = self.n_features_to_select if self.n_steps is None and self.n_features_to_select is not None else d
         for _ in range(max_steps):
-            if candidates.size == 0:
+            if candidates.size == 0 or len(included) >= stop_at:
                 break
             ref = mean_single if not included else d2 * (len(included) + 1) / len(included)
             gamma, mult = _choose_gamma(ref, mults, weights)

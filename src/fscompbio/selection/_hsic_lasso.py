@@ -20,7 +20,8 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._compat import Interval, StrOptions, _fit_context
+from .._validation import check_fit_data
 from .._scaling import standardize
 from ..kernels import task_of_target
 from ._ranking import ranking_from_scores, top_k_mask
@@ -34,8 +35,8 @@ def import_pyhsiclasso():
         from pyHSICLasso import HSICLasso as _PyHSICLasso
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "HSIC Lasso needs the package pyHSICLasso (Yamada et al. 2014), a dependency of fscompbio that is "
-            "missing from this environment: install it with  pip install pyHSICLasso  (or reinstall fscompbio), "
+            "HSICLasso needs the optional package pyHSICLasso (Yamada et al. 2014), which is not installed: "
+            "pip install 'fscompbio[hsiclasso]' (the workflow's extra, fscompbio[workflow], includes it), "
             "or drop 'hsic_lasso' from the methods of the regression figure in config.yaml"
         ) from exc
     return _PyHSICLasso
@@ -111,7 +112,8 @@ class HSICLasso(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Run HSIC Lasso on ``X`` and ``y``."""
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False, ensure_min_samples=2)
+        X, y = check_fit_data(self, X, y, why_dense="pyHSICLasso takes dense arrays", y_numeric=False,
+                              ensure_min_samples=2)
         py_hsic_lasso = import_pyhsiclasso()
         task = self.task
         if task == "auto":

@@ -10,7 +10,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, RealNotInt, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, _fit_context
+from .._validation import check_fit_data
 from ..kernels import label_kernel, task_of_target
 from ._gaussian_updates import PairLayout, PairTensor, check_target, hsic_pair_weights, pairs_to_square
 from .._scaling import standardize
@@ -178,7 +179,7 @@ class KernelRFE(SelectorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Rank the features of ``X`` by Gaussian SVM-RFE against ``y``."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = check_fit_data(self, X, y, why_dense="Gaussian kernels on sample pairs")
         check_target(y)
         mults = np.asarray(self.width_multipliers, dtype=float).ravel()
         if mults.size == 0 or np.any(~np.isfinite(mults)) or np.any(mults <= 0):

@@ -21,7 +21,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_info
 
-from .._compat import Interval, _fit_context, validate_data
+from .._compat import Interval, _fit_context
+from .._validation import check_fit_data
 from .._scaling import minmax_scale
 from ._ranking import ranking_from_scores, top_k_mask
 
@@ -581,7 +582,8 @@ class LocalLearningRegression(SelectorMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_min_samples=3)
+        X, y = check_fit_data(self, X, y, why_dense="distances between samples", y_numeric=True,
+                              ensure_min_samples=3)
         y = np.asarray(y, dtype=np.float64)
         if np.unique(y).size < 2:
             raise ValueError(

@@ -10,7 +10,8 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, RealNotInt, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, _fit_context
+from .._validation import check_fit_data
 from ._ranking import resolve_n_features
 
 __all__ = ["RandomSelector"]
@@ -67,7 +68,8 @@ class RandomSelector(SelectorMixin, BaseEstimator):
         -------
         self
         """
-        X = validate_data(self, X, dtype=np.float64) if y is None else validate_data(self, X, y, dtype=np.float64)[0]
+        X = check_fit_data(self, X, accept_sparse=("csr", "csc")) if y is None else \
+            check_fit_data(self, X, y, accept_sparse=("csr", "csc"))[0]
         rng = check_random_state(self.random_state)
         n = X.shape[1]
         self.ranking_ = rng.permutation(n) + 1
@@ -78,3 +80,8 @@ class RandomSelector(SelectorMixin, BaseEstimator):
         check_is_fitted(self)
         k = resolve_n_features(self.n_features_to_select, self.n_features_in_)
         return self.ranking_ <= k
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

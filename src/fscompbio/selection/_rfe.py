@@ -6,6 +6,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
@@ -14,7 +15,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, RealNotInt, _fit_context, validate_data
+from .._compat import Interval, RealNotInt, _fit_context
+from .._validation import check_fit_data
 from .._scaling import standardize
 from ._ranking import resolve_n_features
 
@@ -43,7 +45,10 @@ class LinearRFE(SelectorMixin, BaseEstimator):
         Scale every feature to zero mean and unit variance before the
         elimination, so that ``w_i^2`` compares features on one scale (a
         feature with large variance, e.g. from outliers, otherwise gets a small
-        weight whatever its relevance).
+        weight whatever its relevance). Sparse X (CSR or CSC) is scaled to
+        unit variance but not centred, which would fill it: the SVM's
+        intercept absorbs the means, so the ranking can differ slightly from
+        that of the same data dense.
     svm_max_iter : int, default=10000
         Iterations of the linear SVM solver.
     random_state : int, RandomState instance or None, default=None
@@ -98,17 +103,21 @@ class LinearRFE(SelectorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (m, n)
-        y : array-like of shape (m,), class labels
+        X : array-like, DataFrame or scipy.sparse matrix of shape (m, n)
+        y : array-like of shape (m,), class labels (strings or integers)
 
         Returns
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = check_fit_data(self, X, y, accept_sparse="csr")
         check_classification_targets(y)
         rng = check_random_state(self.random_state)
-        if self.standardize:
+        if self.standardize and sp.issparse(X):
+            var = np.asarray(X.multiply(X).mean(axis=0)).ravel() - np.asarray(X.mean(axis=0)).ravel() ** 2
+            sd = np.sqrt(np.maximum(var, 0.0))  # clip round-off: a variance
+            X = (X @ sp.diags(1.0 / np.where(sd > 0, sd, 1.0))).tocsr()  # scaled, not centred: stays sparse
+        elif self.standardize:
             X = standardize(X)
         n = X.shape[1]
         remaining = np.arange(n)
@@ -143,4 +152,5 @@ class LinearRFE(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.sparse = True
         return tags

@@ -18,7 +18,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._compat import Interval, StrOptions, _fit_context
+from .._validation import check_fit_data
 from .._scaling import column_scales
 from ._ranking import ranking_from_scores
 
@@ -319,7 +320,8 @@ class StabilitySelection(SelectorMixin, BaseEstimator):
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=self.learner == "lasso")
+        X, y = check_fit_data(self, X, y, why_dense="its learners run on centred, scaled columns",
+                              y_numeric=self.learner == "lasso")
         rng = check_random_state(self.random_state)
         m, n = X.shape
         target = type_of_target(y)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from Bio import SeqIO
+
+from .._optional import optional_import
 
 __all__ = ["STANDARD_RESIDUES", "NUCLEOTIDE_LETTERS", "iter_fasta", "read_fasta", "read_signal_peptides",
            "looks_like_nucleotides"]
@@ -101,6 +102,7 @@ def iter_fasta(fasta_path):
     (the caller decides).
     """
     name = "standard input" if str(fasta_path) == "-" else str(fasta_path)
+    SeqIO = optional_import("Bio.SeqIO", "Reading FASTA files")
     with _open_text(fasta_path) as handle:
         try:
             for number, record in enumerate(SeqIO.parse(handle, "fasta"), start=1):
