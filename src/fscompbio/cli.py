@@ -156,15 +156,10 @@ def _check_output(path):
 
 
 def _package_version():
-    """The installed package's version (its metadata), else the source tree's."""
-    from importlib.metadata import PackageNotFoundError, version
+    """The one version string (:data:`fscompbio.__version__`, from the installed package's metadata)."""
+    from . import __version__
 
-    try:
-        return version("fscompbio")
-    except PackageNotFoundError:
-        from . import __version__
-
-        return __version__
+    return __version__
 
 
 def _load_binary(args, min_class_size):
