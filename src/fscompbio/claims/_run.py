@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._core import FAILS, NOT_EVALUATED, PARTLY, STAND_IN, VERDICTS
+from ._registry import CLAIMS
 from .readings import READINGS, readings_markdown
 
 #: the data files behind figures that have no CSV of their own: figure id -> file (relative to the run)
@@ -113,8 +114,6 @@ def load_run(paths: Iterable) -> dict[str, pd.DataFrame]:
 
 def evaluate_claims(tables: Mapping[str, pd.DataFrame], claims=None):
     """Every claim's :class:`~fscompbio.claims.Assessment` on ``tables``: ``[(claim, assessment), ...]``."""
-    from . import CLAIMS
-
     return [(c, c.assess(tables)) for c in (CLAIMS if claims is None else claims)]
 
 
@@ -255,8 +254,6 @@ def comparison_markdown(table: pd.DataFrame, names=("first run", "second run")) 
 def messages_markdown(claims=None) -> str:
     """docs/messages.md: the claims of the registry, with their figures, the study's sentences and the
     readings each depends on; then the readings."""
-    from . import CLAIMS
-
     claims = CLAIMS if claims is None else claims
     lines = [
         "# The study's messages, as computed claims",
@@ -295,8 +292,6 @@ def messages_markdown(claims=None) -> str:
 
 
 def main(argv=None):
-    from . import CLAIMS
-
     parser = argparse.ArgumentParser(prog="python -m fscompbio.claims",
                                      description="The study's claims: list them, evaluate a finished run, or "
                                                  "set two runs' verdicts side by side.")

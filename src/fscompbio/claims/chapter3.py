@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ._claim import Claim
 from ._core import (
     CHANCE_HALF_WIDTH,
     REAL,
     SYNTHETIC,
     THESIS,
-    Claim,
     NotEvaluable,
     Verdict,
     all_but_one,

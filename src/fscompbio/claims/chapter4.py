@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._claim import Claim
 from ._core import (
     CHANCE_HALF_WIDTH,
     HSIC_VARIANTS,
     PAPER,
     REAL,
     THESIS,
-    Claim,
     Verdict,
     at_chance,
     chapter_tables,

@@ -10,7 +10,8 @@ homology-aware rows are reported in the table, not read here.
 from __future__ import annotations
 
 
-from ._core import PAPER, THESIS, Claim, NotEvaluable, Verdict, fmt, grade, need_rows
+from ._claim import Claim
+from ._core import PAPER, THESIS, NotEvaluable, Verdict, fmt, grade, need_rows
 
 #: the rows of the paper's table 1, in its order
 PAPER_ROWS = ["original", "stability", "rfe", "randsel", "randsel_mkl"]

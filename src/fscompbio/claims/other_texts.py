@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ._claim import Claim
 from ._core import (
     HSIC_VARIANTS,
     PAPER_EARLY,
     SUN,
     THESIS,
-    Claim,
     NotEvaluable,
     Verdict,
     fmt,
