@@ -67,7 +67,8 @@ def table3_2(ratios):
 
 
 def table_p1(acc, paper_acc=None):
-    """table_P1 with random CV under both protocols: acc[approach] (the paper protocol may differ)."""
+    """table_P1 with random CV under both training sets: acc[approach] (the capped one, named "paper" in the config,
+    may differ)."""
     paper = {"original": (67.2, 4.71), "stability": (71.46, 2.93), "rfe": (71.81, 2.79), "randsel": (72.75, 2.85),
              "randsel_mkl": (75.28, 1.91)}
     rows = []
