@@ -226,6 +226,11 @@ def draw_datasets(section):
     return [draw_name(d, k) for d in config[section]["datasets"] if d in _REGISTRY for k in range(1, n)]
 
 
+def premise_datasets():
+    """The synthetic sets of chapter 3 (every draw): the sets whose premises are tested (rules/premises.smk)."""
+    return [d for d in CH3["datasets"] if d in _REGISTRY] + draw_datasets("chapter3")
+
+
 # --------------------------------------------------------------------------
 # the features tables (figures/{name}_features.csv) of the chapter-3/4 data sets
 # --------------------------------------------------------------------------

@@ -4,11 +4,6 @@
 # set holds the signal it needs; the premise claims (fscompbio.claims) test that on our reading of the recipe.
 
 
-def premise_datasets():
-    """The synthetic sets of chapter 3 (every draw): the sets with known relevant features."""
-    return [d for d in CH3["datasets"] if d in _REGISTRY] + draw_datasets("chapter3")
-
-
 rule premise:
     input:
         "results/datasets/{dataset}.npz",
