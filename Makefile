@@ -4,8 +4,8 @@
 #   make lock       refresh requirements/lock.txt (newest releases) and the conda environment from it
 #   make test-latest   the tests in a separate environment with the newest releases (.venv-latest)
 #   make estimate   time a stratified sample of the thesis config's jobs; projected CPU-hours per stage
-#   make figure-index   regenerate README.md's table of where each figure is made
-#   make claims-by-scale   regenerate README.md's claims at the quick and the thesis config's scale
+#   make figure-index   regenerate docs/reproduction.md's table of where each figure is made
+#   make claims-by-scale   regenerate docs/reproduction.md's claims at the quick and the thesis config's scale
 #   make docs      the documentation site (docs/_build/html): API reference, user guide, executed examples
 # Everything is installed into .venv from the lock file requirements/lock.txt (exact versions and hashes of
 # every package, the extras included), then the package itself from this tree; PYTHON picks the interpreter
@@ -118,13 +118,13 @@ lint: $(STAMP)
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
 
-# README.md's table of where each figure is made (id -> rule -> script -> function), regenerated from a dry
+# docs/reproduction.md's table of where each figure is made (id -> rule -> script -> function), regenerated from a dry
 # run of the default config and the scripts' imports (tools/figure_index.py; tests/test_figure_index.py
 # fails when it is out of date). A few seconds.
 figure-index: $(STAMP)
 	$(BIN)/python -m tools.figure_index
 
-# README.md's claims table at both scales and docs/claims_by_scale.md, from the kept quick run
+# docs/reproduction.md's claims table at both scales and docs/claims_by_scale.md, from the kept quick run
 # (archive/quick/), the archive's claims and the diagnoses (docs/claims_by_scale.yaml); seconds. After a new
 # quick run: `$(BIN)/python -m tools.claims_by_scale --quick figures/claims.csv`.
 claims-by-scale: $(STAMP)

@@ -170,7 +170,7 @@ def own_data_targets(wildcards):
         files = ", ".join(map(str, workflow.configfiles)) or "the config"
         raise ValueError(
             f"own_data: no data set of your own in chapter3.datasets or chapter4.datasets ({files}); add its "
-            "datasets.csv name there (README, 'Your own data through the chapter-3 and chapter-4 workflow')"
+            "datasets.csv name there (docs/own_data.md)"
         )
     panels = [figure(panel_id(c, d)) for d in own for c in ("chapter3", "chapter4") if d in config[c]["datasets"]]
     return panels + [f"figures/{d}_features.{ext}" for d in own for ext in ("csv", "png")]

@@ -3,7 +3,7 @@
 # --resources mem_mb=N is given). Every rule declares its own `threads` and `resources`; the helpers
 # here compute them from measured costs and the config's sizes.
 #
-# How the numbers were measured (README, "Run on a cluster"): the quick workflow (config.yaml, --cores 2)
+# How the numbers were measured (docs/cluster.md): the quick workflow (config.yaml, --cores 2)
 # and a sample of the thesis config's per-fold jobs at reduced selector sizes (one outer fold of each
 # chapter-3/4 method on xor, 300 x 200, and prostate_ge, 102 x 5,966; 100 bootstraps, 300 randSel
 # subsets), on a 2-core machine shared with other work (load 2-5, so a job got 13-30% of a core:

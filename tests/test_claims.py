@@ -419,13 +419,13 @@ def test_a_stand_in_claim_can_at_most_be_consistent_on_a_stand_in(result):
 # the registry
 # --------------------------------------------------------------------------
 def _default_target_ids():
-    """Figure and table ids of the default target, from README.md's generated index (checked against a dry
+    """Figure and table ids of the default target, from docs/reproduction.md's generated index (checked against a dry
     run of the workflow by tests/test_figure_index.py)."""
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
     from tools import figure_index
 
-    table = figure_index.readme_table((REPO / "README.md").read_text())
+    table = figure_index.index_table(figure_index.DOC.read_text())
     return {line.split("|")[1].strip().strip("`") for line in table.splitlines()[2:]}
 
 

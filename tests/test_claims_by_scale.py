@@ -1,4 +1,4 @@
-"""The README's claims at the quick and the thesis config's scale (tools/claims_by_scale.py): the README's table
+"""The claims at the quick and the thesis config's scale (tools/claims_by_scale.py): docs/reproduction.md's table
 and docs/claims_by_scale.md are the generated ones, every verdict that changes with the scale has a diagnosis
 (and no other claim has one), and a kept quick run edited by hand is refused."""
 
@@ -30,13 +30,13 @@ def _table(quick, thesis):
     return compare_claims(_claims(quick), _claims(thesis))
 
 
-def test_readme_and_doc_are_the_generated_ones():
+def test_the_page_and_doc_are_the_generated_ones():
     assert S.main(["--check"]) == 0, "run `python -m tools.claims_by_scale`"
 
 
-def test_every_thesis_verdict_in_the_readme_is_the_archive_s():
+def test_every_thesis_verdict_in_the_page_is_the_archive_s():
     thesis = pd.read_csv(S.THESIS, keep_default_na=False).set_index("id")
-    rows = [line.split("|") for line in readme_blocks.block(S.README.read_text(), S.MARKERS).splitlines()
+    rows = [line.split("|") for line in readme_blocks.block(S.PAGE.read_text(), S.MARKERS).splitlines()
             if line.startswith("| `")]
     assert len(rows) == len(thesis)
     for cells in rows:
@@ -56,9 +56,9 @@ def test_a_changed_verdict_needs_a_diagnosis_and_only_a_changed_one_has_one():
         S.check_diagnoses(table, {"a": "x", "c": "y"})
 
 
-def test_readme_table_marks_and_explains_only_the_changes():
+def test_the_page_table_marks_and_explains_only_the_changes():
     table = _table({"a": "holds", "b": "fails"}, {"a": "partly", "b": "fails"})
-    text = S.readme_table(table, {"a": "more bootstraps shrink the noise"})
+    text = S.page_table(table, {"a": "more bootstraps shrink the noise"})
     row_a, row_b = [line for line in text.splitlines() if line.startswith("| `")]
     assert "**yes**: more bootstraps shrink the noise" in row_a
     assert "yes" not in row_b

@@ -243,16 +243,16 @@ def test_make_dataset_is_reproducible(tmp_path):
     np.testing.assert_array_equal(load_dataset(a).X, load_dataset(b).X)
 
 
-def test_the_readme_example_of_evaluate_is_what_the_command_prints(capsys, monkeypatch):
-    """README.md shows `fscompbio evaluate` on colon: every line it shows is what the command prints today
+def test_the_docs_example_of_evaluate_is_what_the_command_prints(capsys, monkeypatch):
+    """docs/command_line.md shows `fscompbio evaluate` on colon: every line it shows is what the command prints today
     (the wall-clock column aside), so the example cannot go stale."""
     import re
     from pathlib import Path
 
     repo = Path(__file__).resolve().parents[1]
-    readme = (repo / "README.md").read_text()
-    block = re.search(r"\$ fscompbio evaluate (.+?)\n(.*?)\n\s*```", readme, re.S)
-    assert block, "README.md has no `$ fscompbio evaluate` example"
+    page = (repo / "docs" / "command_line.md").read_text()
+    block = re.search(r"\$ fscompbio evaluate (.+?)\n(.*?)\n\s*```", page, re.S)
+    assert block, "docs/command_line.md has no `$ fscompbio evaluate` example"
     argv = block[1].split()
     shown = [line.strip() for line in block[2].splitlines() if line.strip() and line.strip() != "..."]
     monkeypatch.chdir(repo)
@@ -269,7 +269,8 @@ def test_the_readme_example_of_evaluate_is_what_the_command_prints(capsys, monke
     printed = [comparable(line) for line in printed]
     for line in shown:
         want = comparable(line)
-        assert any(p.startswith(want) for p in printed), f"README line not printed: {line!r}\nprinted: {printed}"
+        assert any(p.startswith(want) for p in printed), \
+            f"docs/command_line.md line not printed: {line!r}\nprinted: {printed}"
 
 
 def test_version_is_the_package_metadata_version(capsys):

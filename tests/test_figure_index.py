@@ -1,5 +1,5 @@
-"""README.md's figure index (section "Where each figure is made") is the generated one, and it names every
-figure and table of the default target; the scripts and plot modules are named by what they do.
+"""docs/reproduction.md's figure index (section "Where each figure is made") is the generated one, and it names
+every figure and table of the default target; the scripts and plot modules are named by what they do.
 
 The default target's ids come from one ``snakemake --dry-run --forceall`` of ``config.yaml``: the stems of
 the PNG and CSV files under ``figures/`` among the jobs' outputs (the per-data-set panels included). The
@@ -24,17 +24,17 @@ def dry_run(tmp_path_factory):
     return figure_index.dry_run(tmp_path_factory.mktemp("figure_index"))
 
 
-def _readme_rows():
-    """The README table's rows as lists of cells (the header and separator left out)."""
-    table = figure_index.readme_table((REPO / "README.md").read_text())
+def _index_rows():
+    """The index's rows as lists of cells (the header and separator left out)."""
+    table = figure_index.index_table(figure_index.DOC.read_text())
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in table.splitlines()]
     return rows[2:]
 
 
-def test_readme_table_is_the_generated_one(dry_run):
+def test_the_index_is_the_generated_one(dry_run):
     expected = figure_index.render(figure_index.index_rows(figure_index.parse_jobs(dry_run)))
-    actual = figure_index.readme_table((REPO / "README.md").read_text())
-    assert actual == expected, "README.md's figure index is out of date: run `make figure-index`"
+    actual = figure_index.index_table(figure_index.DOC.read_text())
+    assert actual == expected, "docs/reproduction.md's figure index is out of date: run `make figure-index`"
 
 
 def test_every_figure_and_table_of_the_default_target_is_in_the_table(dry_run):
@@ -43,19 +43,19 @@ def test_every_figure_and_table_of_the_default_target_is_in_the_table(dry_run):
                for o in line.split(": ", 1)[1].split(", ")]
     ids = {m.group(1) for o in outputs if (m := re.fullmatch(r"figures/([^/]+)\.(?:png|csv)", o))}
     assert {"fig2_1", "fig3_3", "fig4_14", "fig5_5", "figM_1", "figP_2", "figR_2", "table3_2", "table_P1"} <= ids
-    listed = [row[0].strip("`") for row in _readme_rows()]
+    listed = [row[0].strip("`") for row in _index_rows()]
     assert len(listed) == len(set(listed)), "an id is listed twice"
-    assert not ids - set(listed), f"missing from README.md's figure index: {sorted(ids - set(listed))}"
+    assert not ids - set(listed), f"missing from the figure index: {sorted(ids - set(listed))}"
     assert not set(listed) - ids, f"not made by the default target: {sorted(set(listed) - ids)}"
 
 
 def test_every_row_names_an_existing_rule_file_script_and_function():
-    rows = _readme_rows()
+    rows = _index_rows()
     assert rows
     for row in rows:
         fig, _, rule, script, functions = row
         for link in re.findall(r"\]\(([^)]+)\)", rule + script):
-            assert (REPO / link).is_file(), f"{fig}: {link} does not exist"
+            assert (figure_index.DOC.parent / link).is_file(), f"{fig}: {link} does not exist"
         assert script.startswith("[") and "scripts/" in script, f"{fig}: no script"
         assert functions != "-" or fig == "environment", f"{fig}: the script calls no plotting or table function"
 
@@ -73,12 +73,12 @@ def test_the_generator_reads_a_rule_named_in_a_loop(tmp_path):
     ]
 
 
-def test_readme_update_keeps_the_text_around_the_markers():
+def test_the_update_keeps_the_text_around_the_markers():
     start, end = figure_index.MARKERS
     text = f"before\n{start}\nold\n{end}\nafter\n"
     new = figure_index.with_table(text, "| a |\n| --- |")
     assert new == f"before\n{start}\n| a |\n| --- |\n{end}\nafter\n"
-    assert figure_index.readme_table(new) == "| a |\n| --- |"
+    assert figure_index.index_table(new) == "| a |\n| --- |"
 
 
 CHAPTER_NAME = re.compile(r"^(ch\d|chapter\d|mc_|reg_|paper_|spine|fig[0-9a-z]+_\d|table_?[0-9a-z]+_?\d)", re.I)

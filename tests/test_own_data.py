@@ -36,7 +36,7 @@ def _csv(path, n=80, d=300, labels=None, seed=36):
 
 
 def _config(workdir, name="my_study", study_sets=("fake_class", "allaml"), **entry):
-    """The README's my_study.yaml: the CSV under datasets.csv, listed beside some of the study's sets."""
+    """docs/own_data.md's my_study.yaml: the CSV under datasets.csv, listed beside some of the study's sets."""
     cfg = {
         "datasets": {"csv": {name: {"path": str(workdir / f"{name}.csv"), "label_column": "status",
                                     "id_column": "patient", **entry}}},
@@ -144,8 +144,8 @@ def test_bad_input_reaches_the_console_with_file_row_and_column(tmp_path):
 
 @pytest.mark.slow
 def test_planted_genes_lead_the_features_table(tmp_path):
-    """README's own-data command on 80 x 300 with three planted genes: only its jobs; the planted genes are the
-    three most often selected for at least three methods (measured: see the README's own-data section)."""
+    """docs/own_data.md's own-data command on 80 x 300 with three planted genes: only its jobs; the planted genes
+    are the three most often selected for at least three methods (measured: see docs/own_data.md)."""
     _csv(tmp_path / "my_study.csv")
     config = _config(tmp_path)
     start = time.perf_counter()

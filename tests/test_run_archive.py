@@ -19,8 +19,9 @@ from tools.run_archive import (  # noqa: E402
     coverage,
     coverage_text,
     manifests,
-    README_MARKERS,
-    readme_times,
+    TIMES_MARKERS,
+    TIMES_PAGE,
+    doc_times,
     redraw,
     times,
 )
@@ -49,9 +50,9 @@ def test_the_archived_times_are_those_of_its_manifests():
     assert stages and all(f"| {s.split('_')[0]} |" in text for s in stages)
 
 
-def test_the_readme_shows_the_archived_times():
-    block = readme_blocks.block((REPO / "README.md").read_text(), README_MARKERS)
-    assert block == readme_times(ARCHIVE), "README.md is stale: python -m tools.run_archive times --readme"
+def test_the_docs_show_the_archived_times():
+    block = readme_blocks.block(TIMES_PAGE.read_text(), TIMES_MARKERS)
+    assert block == doc_times(ARCHIVE), "docs/reproduction.md is stale: python -m tools.run_archive times --doc"
 
 
 def _manifest(part, jobs):
@@ -62,14 +63,14 @@ def _manifest(part, jobs):
 
 
 @pytest.mark.parametrize("second_cpu", [1800.0, None])
-def test_readme_times_sums_cpu_and_bounds_the_unmeasured_by_their_wall(tmp_path, second_cpu):
+def test_doc_times_sums_cpu_and_bounds_the_unmeasured_by_their_wall(tmp_path, second_cpu):
     import json
 
     (tmp_path / "parts").mkdir()
     parts = {"a": [(3600.0, 3600.0), (7200.0, 5400.0)], "b": [(3600.0, second_cpu)]}
     for part, jobs in parts.items():
         (tmp_path / "parts" / f"{part}.json").write_text(json.dumps(_manifest(part, jobs)))
-    text = readme_times(tmp_path, cores=2)
+    text = doc_times(tmp_path, cores=2)
     assert "| a | 2 | 3.00 | 2 | 2.50 |" in text
     if second_cpu is None:  # 2.5 CPU-hours measured + 1 wall hour of the unmeasured job
         assert "| b | 1 | 1.00 | 0 | - |" in text

@@ -1,7 +1,8 @@
-"""The study's claims at the quick config's scale beside the thesis config's (README section "The claims at
-the thesis' scale", and docs/claims_by_scale.md).
+"""The study's claims at the quick config's scale beside the thesis config's (docs/reproduction.md, section "The
+claims at the thesis' scale", and docs/claims_by_scale.md).
 
-    python -m tools.claims_by_scale                      rewrite docs/claims_by_scale.md and README.md's table
+    python -m tools.claims_by_scale                      rewrite docs/claims_by_scale.md and the table of
+                                                         docs/reproduction.md
     python -m tools.claims_by_scale --check              exit 1 when either is not the generated one
     python -m tools.claims_by_scale --quick figures/claims.csv
                                                          first keep a quick run's verdicts (after `make workflow`)
@@ -40,7 +41,8 @@ from tools import readme_blocks
 from tools.run_archive import _config_paths, _merged_config, config_digest
 
 REPO = Path(__file__).resolve().parents[1]
-README = REPO / "README.md"
+#: the page that shows the compact table (section "The claims at the thesis' scale")
+PAGE = REPO / "docs" / "reproduction.md"
 MARKERS = ("<!-- claims-by-scale:start -->", "<!-- claims-by-scale:end -->")
 QUICK = REPO / "archive" / "quick" / "claims.csv"
 QUICK_PROVENANCE = REPO / "archive" / "quick" / "provenance.json"
@@ -101,14 +103,14 @@ def _verdict(r, k):
 
 
 def first_sentence(text):
-    """The first sentence of a diagnosis (up to the first '. ' or ': ' that ends a clause), for the README."""
+    """The first sentence of a diagnosis (up to the first '. ' or ': ' that ends a clause), for the compact table."""
     text = " ".join(str(text).split())
     m = re.search(r"(?<=[a-z)])[.:](?= [A-Z])", text)
     return text[:m.start() + 1] if m else text
 
 
-def readme_table(table, diagnoses):
-    """The README's compact table: every claim's headline verdict and robustness to the study's unstated
+def page_table(table, diagnoses):
+    """docs/reproduction.md's compact table: every claim's headline verdict and robustness to the study's unstated
     choices under both configs, why it does not hold (the first sentence of its diagnosis; the thesis
     config's when it has one), and the changes with the scale marked and explained."""
     lines = ["| claim | figures | quick config | thesis config | why it does not hold | changes with the scale |",
@@ -151,7 +153,8 @@ def doc_text(table, diagnoses, provenance):
 
 
 def generate():
-    """``(table, README block, docs text)`` from the kept runs and the diagnoses."""
+    """``(table, docs/reproduction.md's block, docs/claims_by_scale.md's text)`` from the kept runs and the
+    diagnoses."""
     for path, how in ((QUICK_PROVENANCE, "keep a quick run's claims with `--quick figures/claims.csv`"),
                       (THESIS, "the archive's claims part is missing (`tools/run_archive.py collect`)")):
         if not path.exists():
@@ -163,13 +166,13 @@ def generate():
     table = compare_claims(read_claims(QUICK), read_claims(THESIS))
     diagnoses = read_diagnoses()
     check_diagnoses(table, diagnoses)
-    return table, readme_table(table, diagnoses), doc_text(table, diagnoses, provenance)
+    return table, page_table(table, diagnoses), doc_text(table, diagnoses, provenance)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--check", action="store_true", help="exit 1 when README.md or docs are out of date")
+    ap.add_argument("--check", action="store_true", help="exit 1 when either page is out of date")
     ap.add_argument("--quick", metavar="CLAIMS_CSV", help="first keep this quick run's figures/claims.csv")
     ap.add_argument("--commit", help="with --quick: the commit the run was made at (default: HEAD)")
     args = ap.parse_args(argv)
@@ -180,18 +183,17 @@ def main(argv=None):
     except ValueError as e:
         print(f"claims_by_scale: {e}", file=sys.stderr)
         return 1
-    readme = README.read_text()
-    new_readme = readme_blocks.with_block(readme, MARKERS, block)
+    new_page = readme_blocks.with_block(PAGE.read_text(), MARKERS, block, PAGE.relative_to(REPO))
     if args.check:
-        stale = [str(p.relative_to(REPO)) for p, new in ((README, new_readme), (DOC, doc))
+        stale = [str(p.relative_to(REPO)) for p, new in ((PAGE, new_page), (DOC, doc))
                  if not p.exists() or p.read_text() != new]
         if stale:
             print(f"out of date: {', '.join(stale)}: run `python -m tools.claims_by_scale`", file=sys.stderr)
             return 1
         return 0
-    write_text(new_readme, README)  # atomic: an interrupted run leaves the old file whole
+    write_text(new_page, PAGE)  # atomic: an interrupted run leaves the old file whole
     write_text(doc, DOC)
-    print(f"wrote {DOC.relative_to(REPO)} and README.md's table")
+    print(f"wrote {DOC.relative_to(REPO)} and {PAGE.relative_to(REPO)}'s table")
     return 0
 
 

@@ -1,7 +1,8 @@
-"""The README's figure index: every figure and table of the default target -> rule -> script -> function.
+"""The figure index of docs/reproduction.md: every figure and table of the default target -> rule -> script ->
+function.
 
-    python -m tools.figure_index            rewrite the table in README.md (`make figure-index`)
-    python -m tools.figure_index --check    exit 1 when README.md's table is not the generated one
+    python -m tools.figure_index            rewrite the table in docs/reproduction.md (`make figure-index`)
+    python -m tools.figure_index --check    exit 1 when docs/reproduction.md's table is not the generated one
 
 What it reads:
 
@@ -16,8 +17,8 @@ What it reads:
    functions it calls (``fscompbio.io`` and ``fscompbio.joblog`` aside). When one script makes several ids
    and some of its functions name an id (``plot_fig2_2`` for ``fig2_2``), only those are listed for that id.
 
-The table is written between the two marker comments of README.md (MARKERS); tests/test_figure_index.py
-fails when it differs from the generated one.
+The table is written between the two marker comments of docs/reproduction.md (DOC, MARKERS), its links
+relative to that page; tests/test_figure_index.py fails when it differs from the generated one.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from pathlib import Path
 from tools import readme_blocks
 
 REPO = Path(__file__).resolve().parents[1]
-README = REPO / "README.md"
+#: the page that holds the index (section "Where each figure is made")
+DOC = REPO / "docs" / "reproduction.md"
 MARKERS = ("<!-- figure-index:start -->", "<!-- figure-index:end -->")
 #: package-level writers of fscompbio.plots: called by most scripts, they draw nothing themselves
 HELPERS = {"save_figure", "table_markdown", "apply_style"}
@@ -189,42 +191,43 @@ def index_rows(jobs, repo=REPO):
     return rows
 
 
-def render(rows):
-    """The Markdown table (no trailing newline) of ``rows``."""
+def render(rows, base="../"):
+    """The Markdown table (no trailing newline) of ``rows``; its links are ``base`` + the repository path (``../``:
+    relative to :data:`DOC`, one folder down)."""
     lines = ["| Id | Files | Rule | Script | Functions (in `fscompbio`) |", "| --- | --- | --- | --- | --- |"]
     for r in rows:
         rule_file = r.rule_file.rsplit("/", 1)[-1]
         functions = ", ".join(f"`{f}`" for f in r.functions) or "-"
-        lines.append(f"| `{r.id}` | {', '.join(r.files)} | `{r.rule}` ([{rule_file}]({r.rule_file})) | "
-                     f"[{r.script.rsplit('/', 1)[-1]}]({r.script}) | {functions} |")
+        lines.append(f"| `{r.id}` | {', '.join(r.files)} | `{r.rule}` ([{rule_file}]({base}{r.rule_file})) | "
+                     f"[{r.script.rsplit('/', 1)[-1]}]({base}{r.script}) | {functions} |")
     return "\n".join(lines)
 
 
-def readme_table(text):
-    """The text between the README's markers (without the blank lines around it)."""
-    return readme_blocks.block(text, MARKERS)
+def index_table(text):
+    """The text between the index's markers in ``text`` (docs/reproduction.md), without the blank lines around it."""
+    return readme_blocks.block(text, MARKERS, "docs/reproduction.md")
 
 
 def with_table(text, table):
-    """``text`` (README.md) with ``table`` between its markers."""
-    return readme_blocks.with_block(text, MARKERS, table)
+    """``text`` (docs/reproduction.md) with ``table`` between its markers."""
+    return readme_blocks.with_block(text, MARKERS, table, "docs/reproduction.md")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when README.md's table is out of date")
+    parser.add_argument("--check", action="store_true", help="exit 1 when docs/reproduction.md's table is out of date")
     args = parser.parse_args(argv)
     table = render(index_rows(parse_jobs(dry_run())))
-    text = README.read_text()
+    text = DOC.read_text()
     if args.check:
-        if readme_table(text) != table:
-            print("README.md's figure index is out of date: run `make figure-index`", file=sys.stderr)
+        if index_table(text) != table:
+            print("docs/reproduction.md's figure index is out of date: run `make figure-index`", file=sys.stderr)
             return 1
         return 0
     new = with_table(text, table)
     if new != text:
-        README.write_text(new)
-    print(f"README.md: {len(table.splitlines()) - 2} figures and tables indexed", file=sys.stderr)
+        DOC.write_text(new)
+    print(f"docs/reproduction.md: {len(table.splitlines()) - 2} figures and tables indexed", file=sys.stderr)
     return 0
 
 

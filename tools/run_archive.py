@@ -3,7 +3,7 @@
     python -m tools.run_archive collect RUN_DIR [TARGET ...] [--configfile config/thesis.yaml ...]
                                         [--archive archive/thesis] [--part NAME]
     python -m tools.run_archive redraw [--archive archive/thesis] [--workdir thesis_figures] [--cores 2] [--check]
-    python -m tools.run_archive times [--archive archive/thesis] [--write] [--readme]
+    python -m tools.run_archive times [--archive archive/thesis] [--write] [--doc]
 
 ``collect`` takes a finished (or partly finished) run in ``RUN_DIR`` and copies into the archive:
 
@@ -39,8 +39,9 @@ the archive was made may draw differently: the archive's commit is in every mani
 CPU time is the one each job measures itself and writes as its log's last line (:mod:`fscompbio.joblog`):
 Snakemake's benchmark samples CPU time and loses what a job burns after its last sample, so its figure is
 kept in the manifest but not summed. Parts run before the jobs measured themselves have wall times only.
-``collect`` (and ``times --write``) keeps the same tables in the archive's ``TIMES.md``; ``times --readme`` writes the
-stage table and the whole config's CPU-hours into README.md's block (between its ``thesis-times`` markers).
+``collect`` (and ``times --write``) keeps the same tables in the archive's ``TIMES.md``; ``times --doc`` (or
+``--readme``) writes the stage table and the whole config's CPU-hours into docs/reproduction.md's block (between
+its ``thesis-times`` markers).
 """
 
 from __future__ import annotations
@@ -518,12 +519,15 @@ def times(archive, n_slowest=10):
     return "\n".join(lines)
 
 
-#: README.md's block of the archived run's measured times (written by ``times --readme``)
-README_MARKERS = ("<!-- thesis-times:start -->", "<!-- thesis-times:end -->")
+#: the page that shows the archived run's measured times (section "Running the study"), and its block's markers
+#: (written by ``times --doc``)
+TIMES_PAGE = REPO / "docs" / "reproduction.md"
+TIMES_MARKERS = ("<!-- thesis-times:start -->", "<!-- thesis-times:end -->")
 
 
-def readme_times(archive, cores=2):
-    """README.md's block: the stage table of :func:`times` and the whole config's CPU time, from the manifests.
+def doc_times(archive, cores=2):
+    """docs/reproduction.md's block: the stage table of :func:`times` and the whole config's CPU time, from the
+    manifests.
 
     With every job's CPU measured, ``CPU-hours / cores`` is the shortest wall clock the config can take on
     ``cores`` cores (perfect packing, no scheduler overhead); otherwise the jobs without a CPU measure count
@@ -544,12 +548,12 @@ def readme_times(archive, cores=2):
     return "\n".join(lines)
 
 
-def write_readme_times(archive, readme=REPO / "README.md"):
-    """Write :func:`readme_times` between README.md's :data:`README_MARKERS`; the new text."""
+def write_doc_times(archive, page=TIMES_PAGE):
+    """Write :func:`doc_times` between :data:`TIMES_MARKERS` of ``page`` (docs/reproduction.md); the new text."""
     from fscompbio.io import write_text
 
-    text = readme_blocks.with_block(Path(readme).read_text(), README_MARKERS, readme_times(archive))
-    write_text(text, Path(readme))
+    text = readme_blocks.with_block(Path(page).read_text(), TIMES_MARKERS, doc_times(archive), where=page)
+    write_text(text, Path(page))
     return text
 
 
@@ -591,19 +595,19 @@ def main(argv=None):
     t.add_argument("--archive", default="archive/thesis")
     t.add_argument("--slowest", type=int, default=10)
     t.add_argument("--write", action="store_true", help=f"write them to the archive's {TIMES} too")
-    t.add_argument("--readme", action="store_true",
-                   help="write the stage table and the whole config's CPU time into README.md's block too")
+    t.add_argument("--doc", "--readme", dest="doc", action="store_true",
+                   help="write the stage table and the whole config's CPU time into docs/reproduction.md's block too")
     args = ap.parse_args(argv)
     if args.command == "collect":
         collect(args.run_dir, args.configfile, args.archive, args.part, args.targets, args.note, args.vouch_for)
     elif args.command == "redraw":
         redraw(args.archive, args.workdir, args.cores, args.check)
-    elif args.write or args.readme:
+    elif args.write or args.doc:
         if args.write:
             print(write_times(args.archive, args.slowest), end="")
-        if args.readme:
-            write_readme_times(args.archive)
-            print(readme_times(args.archive))
+        if args.doc:
+            write_doc_times(args.archive)
+            print(doc_times(args.archive))
     else:
         print(times(args.archive, args.slowest))
 

@@ -15,7 +15,7 @@ One module per kind of figure, named by what it draws:
 - :mod:`~fscompbio.plots.recovery_curves`: recovery against sample size in regression (figure R.2);
 - :mod:`~fscompbio.plots.reshuffled_cv`: the randSel paper's synthetic table (table P.2).
 
-README.md, "Where each figure is made", maps every figure and table id to its rule, script and function.
+docs/reproduction.md, "Where each figure is made", maps every figure and table id to its rule, script and function.
 Every plotting function takes data (arrays or DataFrames), returns a matplotlib Figure, and never reads or
 writes results files; :func:`save_figure` writes a figure atomically, :func:`table_markdown` turns a
 DataFrame into a Markdown table.

@@ -19,7 +19,7 @@ def plot_fig3_1(sigmas, curves, medians):
     """Alignment versus the Gaussian kernel's scale, one curve per number of irrelevant features.
 
     The kernel is ``exp(-||x - x'||^2 / (2 sigma^2)) = exp(-gamma ||x - x'||^2)``
-    (README, "Kernel widths"). The thesis writes it ``exp(-sigma ||x - x'||^2)``:
+    (docs/environment.md, "Kernel widths"). The thesis writes it ``exp(-sigma ||x - x'||^2)``:
     its sigma is our ``gamma = 1 / (2 sigma^2)``. The left panel is drawn
     against gamma, so it reads as the thesis' figure 3.1 ("smaller values of
     sigma tend to produce higher alignment" as irrelevant features are added:

@@ -1,0 +1,46 @@
+"""README.md is a landing page: at most 200 lines, and every relative link in it (and in the Markdown pages of
+docs/ that took its long sections) points to a file of the repository; every `make` target it names exists."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+#: the pages the README's long sections moved to
+PAGES = ["reproduction.md", "own_data.md", "cluster.md", "library.md", "command_line.md", "environment.md"]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def relative_links(text):
+    """The targets of the Markdown links of ``text`` that are paths (web addresses and anchors left out),
+    without their ``#fragment``."""
+    return [t.split("#", 1)[0] for t in LINK.findall(text)
+            if not re.match(r"[a-z]+:", t) and not t.startswith("#")]
+
+
+def test_readme_is_at_most_200_lines():
+    n = len(README.read_text().splitlines())
+    assert n <= 200, f"README.md has {n} lines: move detail into docs/"
+
+
+@pytest.mark.parametrize("page", [README] + [REPO / "docs" / p for p in PAGES], ids=lambda p: p.name)
+def test_every_relative_link_points_to_a_file(page):
+    links = relative_links(page.read_text())
+    if page == README:
+        assert {f"docs/{p}" for p in PAGES} <= set(links), "the README links every page of its long sections"
+    missing = [t for t in links if not (page.parent / t).exists()]
+    assert not missing, f"{page.relative_to(REPO)}: links to missing files: {missing}"
+
+
+def test_every_make_target_the_readme_names_exists():
+    targets = set(re.findall(r"^([a-z][a-z-]*):", (REPO / "Makefile").read_text(), re.M))
+    named = set(re.findall(r"(?:^|`)make ([a-z][a-z-]*)", README.read_text(), re.M))  # in code only
+    assert {"workflow", "test", "thesis-figures"} <= named
+    assert not named - targets, f"README.md names make targets the Makefile lacks: {sorted(named - targets)}"
+
+
+def test_the_link_finder_reads_paths_and_skips_addresses():
+    text = "[a](docs/x.md) [b](https://x.org) [c](#top) [d](../LICENSE#l2)"
+    assert relative_links(text) == ["docs/x.md", "../LICENSE"]
