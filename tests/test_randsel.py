@@ -370,3 +370,20 @@ def test_memory_is_bounded_for_large_subsamples(monkeypatch):
     monkeypatch.setattr(rs, "TENSOR_CHUNK_BUDGET", 2**20)
     small = expected_contributions(X, y, n_subsets=40, batch_size=40, subsample=400, random_state=0)
     np.testing.assert_allclose(small[0], full[0], rtol=1e-4, atol=1e-7)
+
+
+def test_empty_selection_warns_with_what_to_set():
+    """No signal: fit warns naming alpha and n_features_to_select; transform warns and returns no column;
+    with n_features_to_select the same fit is silent and keeps k columns."""
+    X, y, _ = permuted("fake_class", 0, n_features=20)
+    with pytest.warns(rs.EmptySelectionWarning, match=r"alpha=0\.05.*n_features_to_select=k"):
+        sel = RandSel(n_subsets=200, random_state=0).fit(X, y)
+    assert sel.selected_.size == 0
+    with pytest.warns(rs.EmptySelectionWarning, match="next step of a pipeline"):
+        assert sel.transform(X).shape == (X.shape[0], 0)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rs.EmptySelectionWarning)
+        Xt = RandSel(n_subsets=200, random_state=0, n_features_to_select=3).fit_transform(X, y)
+    assert Xt.shape == (X.shape[0], 3)

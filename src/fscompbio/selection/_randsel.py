@@ -7,6 +7,7 @@ Thesis section 4.2 and algorithm 6; "Principled Non-Linear Feature Selection"
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -29,7 +30,17 @@ from ._gaussian_updates import (
 )
 from ._ranking import ranking_from_order, top_k_mask
 
-__all__ = ["RandSel", "expected_contributions", "random_subset_masks", "balanced_subsample"]
+__all__ = [
+    "RandSel",
+    "EmptySelectionWarning",
+    "expected_contributions",
+    "random_subset_masks",
+    "balanced_subsample",
+]
+
+
+class EmptySelectionWarning(UserWarning):
+    """randSel's error-controlled set is empty: nothing passed the test at level ``alpha``."""
 
 #: memory budget (bytes) of one batch: the squared distances and kernels of its subsets
 BATCH_BUDGET = 96 * 2**20
@@ -840,6 +851,14 @@ class RandSel(SelectorMixin, BaseEstimator):
     both). The label vectors share the pass's distances and kernels; each
     adds one gradient and one matrix-vector product per batch.
 
+    **An empty selection.** When nothing passes the test, ``fit`` warns
+    (:class:`EmptySelectionWarning`) with the smallest p-value and what to
+    set: ``n_features_to_select=k`` (the top ``k`` of ``ranking_``, which is
+    always complete) or a larger ``alpha``. ``transform`` then returns no
+    column, as scikit-learn's selectors do, and warns again, so that in a
+    pipeline the next step's failure follows a message naming the cause; no
+    feature is substituted behind the test's back.
+
     **Error control.** ``c_j / se_j`` is referred to a t distribution with
     ``n_batches - 1`` degrees of freedom (the batches are independent draws of
     subsample and partitions given the data) and turned into a normal score
@@ -1086,7 +1105,44 @@ class RandSel(SelectorMixin, BaseEstimator):
                                     self.screen_width, self.estimator, rng)
             self.test_zscores_, self.null_max_zscores_ = z[0], z[1:].max(axis=1)
         self._select()
+        if self.n_features_to_select is None and self.selected_.size == 0:
+            warnings.warn(self._empty_message("fit"), EmptySelectionWarning, stacklevel=2)
         return self
+
+    def _empty_message(self, where):
+        """What an empty ``selected_`` means and what to set (the fit's warning and transform's error)."""
+        test = (
+            f"a permutation test of the maximum with {self.n_permutations_} label permutations"
+            if self.screened_.any()
+            else "a Bonferroni test over the run's iterations, confirmed at the next one"
+        )
+        head = {
+            "fit": "RandSel selected no feature",
+            "transform": "RandSel.transform returns no column (the next step of a pipeline will fail on it)",
+        }[where]
+        return (
+            f"{head}: no feature's contribution was significantly positive at alpha={self.alpha} ({test}; "
+            f"smallest p-value {float(np.min(self.pvalues_)) if self.pvalues_.size else 1.0:.3g}). "
+            "Set n_features_to_select=k to keep the top k features of ranking_ instead, or a larger alpha."
+        )
+
+    def transform(self, X):
+        """Keep the selected columns of ``X``.
+
+        With ``n_features_to_select=None`` and an empty ``selected_`` this
+        returns an array of no column, as scikit-learn's selectors do, and
+        warns (:class:`EmptySelectionWarning`) with what to set, so that the
+        next step of a pipeline, which fails on it, is not the first word on
+        the cause. Features are never substituted: a fixed-size selection is
+        ``n_features_to_select``.
+        """
+        check_is_fitted(self)
+        if self.n_features_to_select is None and self.selected_.size == 0:
+            warnings.warn(self._empty_message("transform"), EmptySelectionWarning, stacklevel=2)
+            with warnings.catch_warnings():  # scikit-learn's own, less specific warning of the same event
+                warnings.filterwarnings("ignore", message="No features were selected", category=UserWarning)
+                return super().transform(X)
+        return super().transform(X)
 
     def _n_permutations_for(self, screened):
         if not screened:
