@@ -869,7 +869,8 @@ class RandSel(SelectorMixin, BaseEstimator):
     seeds 0-4: 0.8 features on average against 0). Measured in
     ``bench/bench_randsel_width.py``, whose candidates also show why the
     width stays a single 0.22: wider kernels or a grid help the linear and
-    redundant sets and lose the XOR pair.
+    redundant sets and lose the XOR pair (``docs/randsel.md`` has the
+    tables).
 
     **Width.** The thesis chooses the width by maximal alignment, but the
     centred alignment of a kernel that tends to the identity tends to
