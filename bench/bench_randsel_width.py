@@ -49,6 +49,7 @@ from threadpoolctl import threadpool_limits
 
 import fscompbio
 import fscompbio.selection._randsel as rs
+import fscompbio.selection._randsel_passes as passes
 from fscompbio.datasets import load_csv_dataset, make_dataset
 from fscompbio.selection import RandSel
 
@@ -87,7 +88,7 @@ def quiet_fit(est, X, y):
 def bench_0(args):
     X, y = load_breast_cancer(return_X_y=True)
     X = StandardScaler().fit_transform(X)
-    orig = rs._sq_distances
+    orig = passes._sq_distances
     print("(0) breast cancer, one pass over all 30 features (2,000 partitions, seed 0): mean and largest "
           "contribution, features with c > 0, largest c / se")
     print("| width | kind | mean c | max c | c > 0 | max c/se |")
@@ -100,13 +101,13 @@ def bench_0(args):
                     B, h = Mm.shape[1], int(Mm[:, 0].sum())
                     D2[:, B:] = D2[:, :B] * np.float32((h + 1) / h)
                 return D2
-            rs._sq_distances = patched
+            passes._sq_distances = patched
             try:
                 scale = "subset_size" if kind == "subset_size" else "minus"
                 c, se, _, _ = rs.expected_contributions(X, y, random_state=0, width=w, n_subsets=2000,
                                                         width_scale=scale)
             finally:
-                rs._sq_distances = orig
+                passes._sq_distances = orig
             print(f"| {w} | {kind} | {c.mean():+.4f} | {c.max():+.4f} | {(c > 0).sum()} | {(c / se).max():+.2f} |",
                   flush=True)
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
 import fscompbio.selection._randsel as rs
+import fscompbio.selection._randsel_passes as passes
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import alignment, center, gaussian_kernel, hsic, label_kernel, sq_distances
 from fscompbio.selection import RandSel
@@ -93,7 +94,7 @@ def test_partition_distances_are_those_of_the_minus_and_plus_subsets(m, n, b, se
     lay = PairLayout(m)
     Mm = random_subset_masks(rng, n, n // 2, b)
     extra = np.argmax(Mm * rng.random_sample(Mm.shape), axis=0) if n % 2 == 0 else None
-    D2 = rs._sq_distances(X, lay, Mm, extra)
+    D2 = passes._sq_distances(X, lay, Mm, extra)
     for k in range(b):
         minus = np.flatnonzero(Mm[:, k])
         plus = np.flatnonzero(1 - Mm[:, k])
@@ -114,10 +115,10 @@ def test_partition_distances_in_blocks_of_pairs_and_chunks_of_features(seed, mon
     lay = PairLayout(m)
     Mm = random_subset_masks(rng, n, n // 2, b)
     extra = np.argmax(Mm * rng.random_sample(Mm.shape), axis=0)
-    whole = rs._sq_distances(X, lay, Mm, extra).copy()  # one block, all features at once
-    monkeypatch.setattr(rs, "BLOCK_BYTES", 4 * n * 64)  # 64 pair rows per block: 7 blocks of 435 pairs
-    monkeypatch.setattr(rs, "TENSOR_CHUNK_BUDGET", 4 * lay.n_pairs * 7)  # 7 features per chunk
-    D2 = rs._sq_distances(X, lay, Mm, extra)
+    whole = passes._sq_distances(X, lay, Mm, extra).copy()  # one block, all features at once
+    monkeypatch.setattr(passes, "BLOCK_BYTES", 4 * n * 64)  # 64 pair rows per block: 7 blocks of 435 pairs
+    monkeypatch.setattr(passes, "TENSOR_CHUNK_BUDGET", 4 * lay.n_pairs * 7)  # 7 features per chunk
+    D2 = passes._sq_distances(X, lay, Mm, extra)
     np.testing.assert_allclose(D2, whole, rtol=1e-5)  # float32 sums over feature chunks: round-off only
     for k in range(b):
         minus = np.flatnonzero(Mm[:, k])
@@ -140,7 +141,7 @@ def test_contribution_estimate_matches_its_definition():
     """c_j = mean of a(S+) - a(S) over the partitions with j in S+ only; se from the batch sums."""
     sums = np.array([[2.0, 0.0], [4.0, 1.0], [0.0, 3.0]])
     counts = np.array([[1.0, 1.0], [2.0, 1.0], [1.0, 2.0]])
-    c, se = rs._estimates(sums, counts)
+    c, se = passes._estimates(sums, counts)
     np.testing.assert_allclose(c, [6.0 / 4.0, 4.0 / 4.0])
     resid = sums - c * counts
     np.testing.assert_allclose(se, np.sqrt(3 / 2 * (resid**2).sum(axis=0)) / 4.0)
@@ -369,8 +370,8 @@ def test_memory_is_bounded_for_large_subsamples(monkeypatch):
     a time and the feature tensor in chunks, with the same alignments as one pass."""
     X, y, _ = permuted("xor", 0, n_features=10, n_samples=400)
     full = expected_contributions(X, y, n_subsets=40, batch_size=40, subsample=400, random_state=0)
-    monkeypatch.setattr(rs, "BATCH_BUDGET", 2**20)
-    monkeypatch.setattr(rs, "TENSOR_CHUNK_BUDGET", 2**20)
+    monkeypatch.setattr(passes, "BATCH_BUDGET", 2**20)
+    monkeypatch.setattr(passes, "TENSOR_CHUNK_BUDGET", 2**20)
     small = expected_contributions(X, y, n_subsets=40, batch_size=40, subsample=400, random_state=0)
     np.testing.assert_allclose(small[0], full[0], rtol=1e-4, atol=1e-7)
 

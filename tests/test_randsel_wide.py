@@ -14,7 +14,7 @@ from sklearn.feature_selection import f_classif
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
-import fscompbio.selection._randsel as rs
+import fscompbio.selection._randsel_passes as passes
 from fscompbio.kernels import label_kernel
 from fscompbio.selection import RandSel
 from fscompbio.selection._gaussian_updates import CenteredTarget, PairLayout, batched_alignments_f32
@@ -61,13 +61,13 @@ def test_screen_gradient_is_the_paired_difference_to_first_order(estimator):
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * X[:, 2] > 0, 1, -1)
     layout = PairLayout(m)
     target = CenteredTarget(label_kernel(y, kind="linear"), layout)
-    T = rs._pair_sq_diffs32(X, 0, n).astype(np.float64)
+    T = passes._pair_sq_diffs32(X, 0, n).astype(np.float64)
     S = np.zeros(n)
     S[rng.permutation(n)[: n // 2]] = 1.0
     D = T @ S
     gamma = 1.0 / (2 * 0.22**2 * np.median(D))
     K = np.exp(-gamma * D)[:, None].astype(np.float32)
-    a, grad = rs._alignment_gradients(K, target, estimator)
+    a, grad = passes._alignment_gradients(K, target, estimator)
     np.testing.assert_allclose(a, batched_alignments_f32(K, target, estimator), rtol=1e-5)
     g = T.T @ (grad[:, 0] * K[:, 0].astype(np.float64) * -gamma)
     exact = []
@@ -219,7 +219,7 @@ def test_screen_iteration_ranks_planted_shifts_first():
         sel = RandSel(random_state=seed)
         rng = check_random_state(seed)
         problem, _ = sel._setup(X, y, rng)
-        c, se, width, _ = rs._screen_iteration(problem, np.arange(X.shape[1]), 200, 100, 2.0, "unbiased", rng)
+        c, se, width, _ = passes._screen_iteration(problem, np.arange(X.shape[1]), 200, 100, 2.0, "unbiased", rng)
         assert width == 2.0 and np.all(se > 0)
         order = np.argsort(-c)
         f_order = np.argsort(-f_classif(X, y)[0])
@@ -234,7 +234,7 @@ def test_screen_test_scores_give_a_constant_labelling_no_evidence():
     X = rng.normal(size=(40, 30))
     y = np.where(X[:, 3] > 0, 1, -1)
     ys = np.array([y, np.ones_like(y)])
-    z = rs._screen_test_scores(X, ys, "linear", 20, 200, 10, 1.0, "biased", check_random_state(1))
+    z = passes._screen_test_scores(X, ys, "linear", 20, 200, 10, 1.0, "biased", check_random_state(1))
     assert np.all(z[1] == 0.0)
     assert np.argmax(z[0]) == 3 and z[0, 3] > 3.0
 
