@@ -277,115 +277,58 @@ class RandSel(SelectorMixin, BaseEstimator):
 
     Notes
     -----
-    **Width relative to the subset.** With one width for both subsets of a
-    partition (``width_scale="minus"``), the plus-subset, one feature larger,
-    has distances about ``(h + 1) / h`` times larger at the same width, so
-    every contribution carries the change of the alignment with a narrower
-    kernel besides the feature's information. At 0.22 of the median this
-    term dominates on few, redundant features: on breast cancer (569 x 30,
-    standardised) the mean contribution of one pass is -0.0105, of which
-    -0.0096 is reproduced by narrowing the minus-subset's own kernel by
-    ``(h + 1) / h`` with no feature added; no feature's contribution is
-    positive and nothing is selected. With ``width_scale="subset_size"`` 17
-    of 30 contributions are positive (the largest 7.6 standard errors
-    above 0). On 200 features the term is ``1 / 100`` of the distance and XOR
-    and the Weston sets rank as before. Its price: irrelevant features'
-    contributions are no longer pushed below 0, so the test of
-    ``selected_`` lets slightly more false positives through (fake class,
-    seeds 0-4: 0.8 features on average against 0). Measured in
-    ``bench/bench_randsel_width.py``, whose candidates also show why the
-    width stays a single 0.22: wider kernels or a grid help the linear and
-    redundant sets and lose the XOR pair (``docs/randsel.md`` has the
-    tables).
+    The derivations and measurements behind these notes are in
+    ``docs/randsel.md`` (this implementation's changes) and
+    ``docs/deviations.md`` (the earlier deviations from the thesis).
 
     **Width.** The thesis chooses the width by maximal alignment, but the
     centred alignment of a kernel that tends to the identity tends to
-    ``1 / sqrt(m - 1)`` (its diagonal term), so that rule picks the floor of
-    any grid and reports a flat mean alignment. The width is therefore a fixed
-    0.22 of the median distance, where the relevant features of XOR and the
-    non-linear Weston sets rank best with the centred or the HSIC1 alignment
-    alike, and the alignment is HSIC1, so that the contributions and the mean
-    alignment carry the off-diagonal signal only: the mean alignment then rises
-    as noise features are culled (thesis figure 4.3). The width scan and the
-    recovery behind 0.22 are in ``docs/deviations.md``.
+    ``1 / sqrt(m - 1)``, so that rule picks the floor of any grid. The width
+    is a fixed 0.22 of the minus-subsets' median distance, where XOR and the
+    non-linear Weston sets rank best, and the alignment is HSIC1 (the
+    off-diagonal signal only). The width of a subset grows with its size
+    (``width_scale="subset_size"``): at one width for both subsets the
+    plus-subset's kernel is narrower relative to its own distances, and on
+    few, redundant features (breast cancer, 30 features) that narrowing made
+    every contribution negative. Wider kernels or a grid help linear and
+    redundant data and lose the XOR pair.
 
-    **Subsets and culling.** On XOR 300 x 200 the first iterations are nearly
-    blind (a random half of 200 features holds the pair with probability 1/4,
-    diluted by 98 noise features), so recovery is a matter of surviving them:
-    ``n_subsets="auto"`` puts every feature on the plus side of about ``4 n``
-    partitions, and ``cull_by="evidence"`` culls by the evidence accumulated
-    over the iterations a feature survived instead of by the current
-    contribution (the thesis' rule, ``cull_by="contribution"``). The ranking
-    criterion is estimated as in the thesis; only one noisy iteration can no
-    longer undo the earlier ones. The recovery behind these defaults is in
-    ``docs/deviations.md``.
+    **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
+    plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
+    by the evidence accumulated over the iterations a feature survived, so
+    that one noisy iteration cannot undo the earlier ones (the thesis' rule is
+    ``cull_by="contribution"``).
 
-    **Wide data.** With ``n_subsets="auto"`` an exact iteration on ``n``
-    features costs ``8 n`` partitions of ``n`` features each, so a fit grows
-    with ``n^2``: minutes at 10,000 features, and no better for it, since one
-    difference ``a(S+) - a(S)`` is shared by all ``n / 2`` members of ``S+``
-    and its spread grows with the effects of all of them. The screen
-    estimates the same contribution differently: by the definition (thesis
-    definition 4.2.1), ``c_j = E[a(S u {j}) - a(S)]`` over uniform ``S`` of
-    ``floor(n/2)`` features without ``j``; with feature weights ``w`` in the
-    kernel ``exp(-gamma sum_i w_i T_i)`` (``T_i`` the squared differences of
-    feature ``i``), adding ``j`` moves ``w_j`` from 0 to 1, so to first order
-    (a remainder of relative size ``gamma T ~ 1/n``) the paired difference is
-    the derivative ``da/dw_j`` at ``w = 1_S`` (the scaling-factor gradient of
-    Weston et al., "Feature selection for SVMs", NIPS 2000, here of the
-    alignment). One random half gives it for every feature at once at the
-    cost of two matrix products ``T @ masks`` and ``T' @ gradients``, and its
-    spread no longer grows with the other features' effects. A screening
-    iteration draws ``screen_subsets`` halves (its cost grows linearly with
-    ``n``: two products with ``screen_subsets`` columns in all) and culls half of the
-    features by evidence, so the screen's total cost is about twice that of
-    its first iteration and a fit grows linearly with the number of
-    features; the exact iterations then run on ``screen_to`` features. The
-    screen's kernel is wide (2 x the median distance): on the micro-arrays
-    of the thesis (prostate, AML/ALL, colon) a wide screen ranks as well as
-    a univariate F test or MultiSURF, whereas at 0.22 it ranks worse. What
-    the screen cannot do is find an interaction with no marginal effect
-    among thousands of features (nor can MultiSURF): in a half of ``n``
-    features an XOR pair's share of the kernel is of order ``1/n^2``. Data
-    of up to ``screen_above`` features (the thesis' synthetic sets) run the
-    exact scheme only.
+    **Wide data.** On more than ``screen_above`` features, screening
+    iterations estimate every feature's contribution at once to first order:
+    adding ``j`` to a random half ``S`` moves its weight in the kernel
+    ``exp(-gamma sum_i w_i T_i)`` from 0 to 1, so the paired difference
+    ``a(S u {j}) - a(S)`` is, to first order, the derivative ``da/dw_j`` at
+    ``w = 1_S`` (the scaling-factor gradient of Weston et al., "Feature
+    selection for SVMs", NIPS 2000, here of the alignment), two matrix
+    products per batch for all features. Each screening iteration culls half
+    of the features until ``screen_to`` remain, so a fit grows linearly with
+    the number of features. A first-order screen cannot see an interaction
+    without marginal effects; the second-order term of the same expansion
+    holds, for every pair, the squared covariance of the centred label with
+    the pair's product (:func:`~fscompbio.selection._pair_screen.pair_product_screen`
+    derives it and computes it for all pairs, blockwise), and the members of
+    the ``screen_pairs`` best pairs survive the screen. The exact iterations
+    then rank all survivors; their evidence starts afresh after the screen.
 
-    **Interactions among thousands of features.** The second-order term of
-    the same expansion of the alignment in the kernel's inverse width holds,
-    for every pair of features, the squared covariance of the centred label
-    with their product (:func:`~fscompbio.selection._pair_screen.pair_product_screen`
-    derives it). Before the first-order screen, all pairs are scored at once,
-    blockwise (``Z' diag(y_c) Z`` in blocks of columns, memory bounded at any
-    width; ``n d^2 / 2`` multiply-adds, about 5 s at 300 x 10,000 on one
-    core) and the members of the ``screen_pairs`` best pairs are kept through
-    the screen, so that both members of a strong pair reach the exact
-    iterations, which rank them. On XOR 300 x 10,000 (columns permuted) the
-    pair ranks first of all 5 x 10^7 pairs and the fit puts it in its top 2.
-    ``selected_`` after a screen is still the first-order permutation test: a
-    pair without marginal effect is ranked, not selected. The evidence of the exact iterations starts afresh
-    after the screen.
-
-    **Error control after a screen.** The test described below is a test
-    given the data, valid for features that the data did not choose. After a
-    screen has kept the 50 of thousands of features most aligned with the
-    label, those 50 are aligned with it in these data whether or not they are
-    relevant, and the exact iterations' test confirms it: on prostate, AML/ALL
-    and colon with permuted labels it selected 1-3 features where none is
-    relevant. After a screen ``selected_`` is therefore a permutation test of
-    the maximum, on every feature (none chosen yet): one test pass computes
-    the first-order contributions of all features, as a screening iteration
-    does (twice its random halves, in 40 batches), for the real labels and
-    for ``n_permutations_`` permutations of them, all on the same uniform
-    subsamples and random halves (so that under the null the ``1 +
-    n_permutations_`` label vectors are exchangeable). A
-    feature is selected when its score with the real labels exceeds the
-    largest score of every permuted label vector, which under the complete
-    null happens for any feature with probability at most ``1 / (1 +
-    n_permutations_) <= alpha`` (family-wise). On the real labels of prostate
-    and AML/ALL it selects dozens of features, on colon a few, and on
-    permuted labels almost never one (``bench/bench_randsel_wide.py`` prints
-    both). The label vectors share the pass's distances and kernels; each
-    adds one gradient and one matrix-vector product per batch.
+    **Error control.** ``c_j / se_j`` is referred to a t distribution with
+    ``n_batches - 1`` degrees of freedom (the batches are independent draws
+    given the data) and turned into a normal score (``zscores_``). A feature
+    is selected when it is significant at level ``alpha / n_tests`` at one
+    iteration and confirmed at level ``alpha`` at the next, whose partitions
+    and subsamples are fresh (Bonferroni over the run). After a screen the
+    survivors are aligned with the label by construction, so ``selected_`` is
+    instead a permutation test of the maximum: one test pass computes the
+    first-order contributions of all features for the real labels and
+    ``n_permutations_`` permutations of them on the same subsamples and
+    halves, and a feature is selected when its score exceeds every permuted
+    label vector's largest (family-wise level ``1 / (1 + n_permutations_) <=
+    alpha``). A pair without marginal effect is ranked, not selected.
 
     **An empty selection.** When nothing passes the test, ``fit`` warns
     (:class:`EmptySelectionWarning`) with the smallest p-value and what to
@@ -395,40 +338,18 @@ class RandSel(SelectorMixin, BaseEstimator):
     pipeline the next step's failure follows a message naming the cause; no
     feature is substituted behind the test's back.
 
-    **Error control.** ``c_j / se_j`` is referred to a t distribution with
-    ``n_batches - 1`` degrees of freedom (the batches are independent draws of
-    subsample and partitions given the data) and turned into a normal score
-    (``zscores_``). For an irrelevant feature (definition 4.2.2) the variation
-    of ``c_j`` between data sets is of smaller order than its Monte Carlo
-    error (a degenerate U-statistic), so the test given the data is the test
-    that matters; but the tails of one iteration's statistic are heavier than
-    the t distribution's, so a single test per feature at ``alpha / n_tests``
-    lets false positives through. A feature is therefore selected when it is
-    significant at level ``alpha / n_tests`` at one iteration and confirmed at
-    level ``alpha`` at the next, whose partitions and subsamples are fresh:
-    under the null both happen with probability of order
-    ``alpha^2 / n_tests`` per test, and the union over the run stays below
-    ``alpha`` (Bonferroni). Shadow features (permuted copies, as Boruta does)
-    would calibrate the same null but dilute the subsets. The false positives
-    and recovery with the defaults are in ``docs/deviations.md`` and checked
-    by ``tests/test_randsel.py``.
-
-    A batch of ``B`` partitions on one subsample of ``s`` points costs one
-    matrix product ``T @ [M, 1]`` of the per-feature squared differences ``T``
-    (``s(s-1)/2 x n``, float32) with the minus-subset masks (the plus-subsets
-    are complements: the distance over all features minus that of ``S``), one
-    float32 exponential of ``s(s-1) B`` entries and a batched alignment
-    (:func:`fscompbio.selection._gaussian_updates.batched_alignments_f32`).
-    Memory is bounded whatever ``n_samples``: the subsample is capped
-    (``"auto"``), the feature tensor is formed in chunks of
-    :data:`TENSOR_CHUNK_BUDGET` and the partitions of a batch are evaluated a
-    few at a time within :data:`BATCH_BUDGET`.
+    **Cost.** A batch of ``B`` partitions on one subsample of ``s`` points
+    costs one matrix product ``T @ [M, 1]`` of the per-feature squared
+    differences ``T`` (``s(s-1)/2 x n``, float32, formed in blocks of pairs)
+    with the minus-subset masks (a plus-subset's distance is the total minus
+    its complement's), one float32 exponential and a batched alignment.
+    Memory is bounded whatever ``n_samples`` and ``n_features``.
 
     Deviations from the thesis: subsets come as partitions (the thesis draws
     the two sizes independently; the distributions of each are the same);
-    ``batch_size`` partitions share a subsample; the defaults above; culling
-    by evidence; the HSIC1 alignment; the error-controlled ``selected_``
-    (``docs/deviations.md`` gives the evidence for each).
+    ``batch_size`` partitions share a subsample; the width relative to the
+    subset's size; the defaults above; culling by evidence; the HSIC1
+    alignment; the error-controlled ``selected_``; the screens.
 
     References
     ----------
