@@ -491,11 +491,6 @@ class RandSel(SelectorMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         problem, grid = self._setup(X, y, rng)
         d = X.shape[1]
-        # a screened fit's test pass draws from its own stream, so that its selected_ does not depend on how
-        # many draws the screens and the exact iterations made
-        test_rng = rng
-        if self.screen_above is not None and d > self.screen_above:
-            test_rng = np.random.RandomState(rng.randint(2**31 - 1))
         surv = np.arange(d)
         fixed = np.zeros(d, dtype=bool)
         streak = np.zeros(d, dtype=int)
@@ -582,10 +577,10 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.n_permutations_ = self._n_permutations_for(bool(self.screened_.any()))
         self.test_zscores_ = self.null_max_zscores_ = None
         if self.n_permutations_:  # the real labels and their permutations on shared subsamples and halves
-            ys = np.array([y] + [y[test_rng.permutation(y.shape[0])] for _ in range(self.n_permutations_)])
+            ys = np.array([y] + [y[rng.permutation(y.shape[0])] for _ in range(self.n_permutations_)])
             n_sets = TEST_SUBSETS_FACTOR * self.screen_subsets
             z = _screen_test_scores(problem.X, ys, problem.kind, problem.s, n_sets, max(1, n_sets // TEST_BATCHES),
-                                    self.screen_width, self.estimator, test_rng)
+                                    self.screen_width, self.estimator, rng)
             self.test_zscores_, self.null_max_zscores_ = z[0], z[1:].max(axis=1)
         self._select()
         if self.n_features_to_select is None and self.selected_.size == 0:
