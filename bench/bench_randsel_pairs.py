@@ -15,31 +15,31 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-import fscompbio.selection._randsel as rs
+import fscompbio.selection._randsel_passes as passes
 from fscompbio.selection import RandSel
 from fscompbio.selection._gaussian_updates import PairLayout
 
 
 def previous_sq_distances(Xr, layout, Mm, extra=None, ws=None):
     """``_sq_distances`` as of 2026-11-22 (verbatim but for the docstring)."""
-    ws = rs._Workspace() if ws is None else ws
+    ws = passes._Workspace() if ws is None else ws
     P = layout.n_pairs
     n, B = Mm.shape
-    chunk = max(1, int(rs.TENSOR_CHUNK_BUDGET // (4 * max(P, 1))))
+    chunk = max(1, int(passes.TENSOR_CHUNK_BUDGET // (4 * max(P, 1))))
     M1 = np.ones((n, B + 1), dtype=np.float32)
     M1[:, :B] = Mm
     prod = ws.get("prod", (P, B + 1))
     if chunk >= n:
-        T = rs._pair_sq_diffs32(Xr, 0, n, out=ws.get("T", (P, n)))
+        T = passes._pair_sq_diffs32(Xr, 0, n, out=ws.get("T", (P, n)))
         np.matmul(T, M1, out=prod)
         ext = T[:, extra] if extra is not None else None
     else:
         prod[...] = 0.0
         for start in range(0, n, chunk):
             stop = min(n, start + chunk)
-            T = rs._pair_sq_diffs32(Xr, start, stop, out=ws.get("T", (P, stop - start)))
+            T = passes._pair_sq_diffs32(Xr, start, stop, out=ws.get("T", (P, stop - start)))
             prod += T @ M1[start:stop]
-        ext = rs._pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
+        ext = passes._pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
     D2 = ws.get("D2", (P, 2 * B))
     D2[:, :B] = prod[:, :B]
     np.subtract(prod[:, B:], prod[:, :B], out=D2[:, B:])
@@ -50,7 +50,7 @@ def previous_sq_distances(Xr, layout, Mm, extra=None, ws=None):
 
 
 def per_call(f, X, layout, Mm, reps):
-    ws = rs._Workspace()
+    ws = passes._Workspace()
     out = f(X, layout, Mm, None, ws).copy()
     t = time.process_time()
     for _ in range(reps):
@@ -67,7 +67,7 @@ def main():
               ("regression, 100 samples x 1,004 features, 100 subsets", 100, 1004, 100),
               ("chapter 4, 67 x 200 (synthetic), 100 subsets", 67, 200, 100),
               ("chapter 4, 24 x 7,129 (AML/ALL), 100 subsets", 24, 7129, 100)]
-    new_f = rs._sq_distances
+    new_f = passes._sq_distances
     with threadpool_limits(1):
         print("(a) _sq_distances, CPU ms per call")
         for name, s, n, B in shapes:
@@ -86,10 +86,10 @@ def main():
         kw = dict(n_subsets=200, subsample=300, batch_size=50, cull_fraction=0.125, random_state=0)
         fits = {}
         for label, f in (("previous", previous_sq_distances), ("now", new_f)):
-            rs._sq_distances = f
+            passes._sq_distances = f
             t = time.process_time()
             fits[label] = (RandSel(**kw).fit(X, y), time.process_time() - t)
-        rs._sq_distances = new_f
+        passes._sq_distances = new_f
         (old, t_old), (new, t_new) = fits["previous"], fits["now"]
         print(f"(b) RandSel fit, {m} x {n}, chapter 5's settings: previous {t_old:.1f} s, now {t_new:.1f} s, "
               f"x{t_old / t_new:.2f}; ranking_ identical {np.array_equal(old.ranking_, new.ranking_)}, "

@@ -48,6 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
 REAL = ["prostate_ge", "allaml", "colon"]
 TOP = 50
+#: the first this many of the 5 folds are run (``--folds-run``)
+FOLDS_RUN = [5]
 
 
 def planted_wide(n_samples=200, n_features=10_000, random_state=0):
@@ -99,7 +101,7 @@ def cv_table(name, X, y, methods, relevant=None):
     With ``relevant`` (a planted set) also, per method: the planted features in the top 50, the accuracy on
     the top 10, and the accuracy on the planted features of the top 50 alone (what its 50 - hits noise
     features add or cost)."""
-    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))[:FOLDS_RUN[0]]
     out = {}
     for label, rank in methods.items():
         accs, times, hits, acc10, acc_rel = [], [], [], [], []
@@ -136,7 +138,7 @@ def bench_a(args):
     if args.old:
         methods["RandSel(thesis old)"] = _rank_randsel(dict(n_subsets=10000, subsample=0.333, screen_above=None))
     sets = {}
-    for name in REAL[:1] if args.quick else REAL:
+    for name in [] if args.no_real else REAL[:1] if args.quick else REAL:
         path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
         if path is None:
             print(f"(a) {name} not found in {[str(d) for d in DATA]}: skipped")
@@ -239,7 +241,10 @@ def main():
     ap.add_argument("--null-draws", type=int, default=5, help="permuted labels per data set in (c) (default 5)")
     ap.add_argument("--old", action="store_true", help="also the thesis' old micro-array settings in (a)")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
+    ap.add_argument("--folds-run", type=int, default=5, help="run the first k of the 5 folds in (a) (default 5)")
+    ap.add_argument("--no-real", action="store_true", help="(a): the planted sets only")
     args = ap.parse_args()
+    FOLDS_RUN[0] = args.folds_run
     print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
           f"scikit-learn {sklearn.__version__}, Python {platform.python_version()}, {platform.machine()}; "
           f"{args.threads} BLAS thread(s); times are process CPU seconds", flush=True)

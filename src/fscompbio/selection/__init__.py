@@ -18,6 +18,7 @@ _EXPORTS = {
     "BaHSIC": "._hsic",
     "RandSel": "._randsel",
     "expected_contributions": "._randsel",
+    "EmptySelectionWarning": "._randsel",
     "AnticorrelationWeighting": "._anticorrelation",
     # regression (Sun, Yao & Goodison 2015) and its peer HSIC Lasso (optional pyHSICLasso)
     "LocalLearningRegression": "._local_learning",

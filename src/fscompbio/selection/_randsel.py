@@ -7,11 +7,11 @@ Thesis section 4.2 and algorithm 6; "Principled Non-Linear Feature Selection"
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from scipy.stats import norm
-from scipy.stats import t as student_t
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
@@ -19,557 +19,42 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
 from .._scaling import standardize
-from ..kernels import label_kernel, task_of_target
-from ._gaussian_updates import (
-    CenteredTarget,
-    PairLayout,
-    batched_alignments_f32,
-    check_target,
-    median_sq_distance,
+from ..kernels import task_of_target
+from ._gaussian_updates import check_target
+from ._pair_screen import pair_product_screen
+from ._randsel_inference import _normal_scores
+from ._randsel_passes import (  # noqa: F401  (balanced_subsample, random_subset_masks: re-exported)
+    MAX_AUTO_PERMUTATIONS,
+    SCREEN_ABOVE,
+    SCREEN_CULL_FRACTION,
+    SCREEN_PAIRS,
+    SCREEN_SUBSETS,
+    SCREEN_TO,
+    SCREEN_WIDTH,
+    TEST_BATCHES,
+    TEST_SUBSETS_FACTOR,
+    _iteration,
+    _n_batches,
+    _Problem,
+    _screen_iteration,
+    _screen_test_scores,
+    auto_n_subsets,
+    balanced_subsample,
+    random_subset_masks,
 )
 from ._ranking import ranking_from_order, top_k_mask
 
-__all__ = ["RandSel", "expected_contributions", "random_subset_masks", "balanced_subsample"]
-
-#: memory budget (bytes) of one batch: the squared distances and kernels of its subsets
-BATCH_BUDGET = 96 * 2**20
-#: memory budget (bytes) of one chunk of the per-feature squared-difference tensor
-TENSOR_CHUNK_BUDGET = 32 * 2**20
-#: bytes of one block of pair rows in ``_sq_distances`` (stays in the cache between the square and the product)
-BLOCK_BYTES = 4 * 2**20
-#: largest subsample drawn by ``subsample="auto"`` (the pairs, and so the cost, grow with its square)
-MAX_AUTO_SUBSAMPLE = 200
-#: ``subsample="auto"`` draws this fraction of the samples
-SUB_FRACTION = 1 / 3
-#: ``n_subsets="auto"``: at least N_MIN partitions per iteration, and N_FACTOR per surviving feature
-N_MIN = 300
-N_FACTOR = 8
-#: every iteration with at least this many partitions has this many batches (standard errors between batches)
-MIN_BATCHES = 20
-#: batches of the width rule when ``width`` is a grid
-PILOT_BATCHES = 4
-#: defaults of the screen: on data with more than SCREEN_ABOVE features, iterations estimate first-order
-#: contributions from SCREEN_SUBSETS random halves at SCREEN_WIDTH x the median distance and cull
-#: SCREEN_CULL_FRACTION of the features per iteration, until SCREEN_TO remain
-SCREEN_ABOVE = 500
-SCREEN_TO = 50
-SCREEN_SUBSETS = 200
-SCREEN_WIDTH = 2.0
-SCREEN_CULL_FRACTION = 0.5
-#: after a screen, ``selected_`` is tested against at most this many label permutations (``ceil(1 / alpha) - 1``)
-MAX_AUTO_PERMUTATIONS = 99
-#: the test pass of a screened fit draws TEST_SUBSETS_FACTOR x screen_subsets random halves in TEST_BATCHES
-#: batches (its standard errors, between batches, have twice the degrees of freedom of a screening iteration's)
-TEST_SUBSETS_FACTOR = 2
-TEST_BATCHES = 40
+__all__ = [
+    "RandSel",
+    "EmptySelectionWarning",
+    "expected_contributions",
+    "random_subset_masks",
+    "balanced_subsample",
+]
 
 
-def random_subset_masks(rng, n_features, size, n_subsets):
-    """``(n_features, n_subsets)`` 0/1 mask of uniform random subsets of ``size`` features."""
-    if size >= n_features:
-        return np.ones((n_features, n_subsets))
-    if size <= 0:
-        return np.zeros((n_features, n_subsets))
-    keys = rng.random_sample((n_subsets, n_features))
-    idx = np.argpartition(keys, size - 1, axis=1)[:, :size]
-    mask = np.zeros((n_subsets, n_features))
-    np.put_along_axis(mask, idx, 1.0, axis=1)
-    return mask.T
-
-
-def balanced_subsample(rng, y, size, balanced):
-    """Indices of a random subsample without replacement (equal counts per class if ``balanced``)."""
-    m = y.shape[0]
-    size = min(size, m)
-    if not balanced:
-        return np.sort(rng.choice(m, size=size, replace=False))
-    classes, inv = np.unique(y, return_inverse=True)
-    per = max(1, size // classes.size)
-    parts = []
-    for c in range(classes.size):
-        members = np.flatnonzero(inv == c)
-        parts.append(rng.choice(members, size=min(per, members.size), replace=False))
-    return np.sort(np.concatenate(parts))
-
-
-def auto_subsample(n_samples):
-    """``subsample="auto"``: a third of the samples, at least 20 and at most :data:`MAX_AUTO_SUBSAMPLE`."""
-    return int(min(n_samples, max(20, min(MAX_AUTO_SUBSAMPLE, round(n_samples * SUB_FRACTION)))))
-
-
-def auto_n_subsets(n_features):
-    """``n_subsets="auto"``: ``max(N_MIN, N_FACTOR * n_features)`` partitions, rounded up to a hundred."""
-    n = max(N_MIN, N_FACTOR * int(n_features))
-    return int(math.ceil(n / 100) * 100)
-
-
-def _log_comb(n, k):
-    """``log C(n, k)``."""
-    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-
-
-class _Problem:
-    """The data of one fit: standardised X, the target and how subsamples are drawn."""
-
-    def __init__(self, X, y, *, subsample, balanced, label_kind, rng):
-        self.X = X
-        self.y = y
-        self.rng = rng
-        self.balanced = balanced
-        m = X.shape[0]
-        self.task = task_of_target(y)
-        self.kind = label_kind
-        self.classification = self.task != "regression"
-        if self.classification:
-            self.classes, self.y_inv = np.unique(y, return_inverse=True)
-            if self.classes.size < 2:
-                raise ValueError(f"y has one class only ({self.classes[0]!r}): randSel needs at least two")
-        if subsample == "auto":
-            s = auto_subsample(m)
-        elif isinstance(subsample, Integral):
-            s = int(subsample)
-        else:
-            s = int(round(float(subsample) * m))
-        if s > m:
-            raise ValueError(f"subsample={subsample!r} asks for {s} samples but X has only {m}")
-        if s < 4:
-            raise ValueError(
-                f"subsample={subsample!r} gives {s} samples per subsample with {m} samples; "
-                "the unbiased alignment needs at least 4"
-            )
-        if balanced:
-            per = s // self.classes.size
-            if per < 2:
-                raise ValueError(
-                    f"balanced=True with subsample={subsample!r} gives {per} sample(s) per class "
-                    f"({self.classes.size} classes); use a larger subsample"
-                )
-        if self.classification and not balanced:
-            # the chance that a subsample of s holds one class only (hypergeometric); the subsample is
-            # redrawn when it does, which is cheap when rare and hopeless when likely
-            counts = np.bincount(self.y_inv)
-            p_single = float(sum(np.exp(_log_comb(k, s) - _log_comb(m, s)) for k in counts if k >= s))
-            if p_single > 0.5:
-                raise ValueError(
-                    f"subsample={subsample!r} draws {s} of {m} samples with class counts {counts.tolist()}: "
-                    f"a subsample holds a single class with probability {p_single:.2f}, and a single-class "
-                    "subsample carries no alignment; use balanced=True or a larger subsample"
-                )
-        self.s = s
-        self._layouts = {}
-
-    def layout(self, s):
-        if s not in self._layouts:
-            self._layouts[s] = PairLayout(s)
-        return self._layouts[s]
-
-    def draw(self):
-        """Rows of a random subsample; redrawn while it holds a single class (classification)."""
-        while True:  # terminates: __init__ refused setups where a single class has probability > 1/2
-            rows = balanced_subsample(self.rng, self.y_inv if self.classification else self.y, self.s, self.balanced)
-            if not self.classification or np.unique(self.y_inv[rows]).size >= 2:
-                return rows
-
-    def target(self, rows):
-        layout = self.layout(rows.size)
-        return layout, CenteredTarget(label_kernel(self.y[rows], kind=self.kind), layout)
-
-
-class _Workspace:
-    """Reusable float32 buffers of one iteration (fresh multi-megabyte arrays per batch cost page faults
-    comparable to the arithmetic)."""
-
-    def __init__(self):
-        self._buf = {}
-
-    def get(self, name, shape):
-        size = int(np.prod(shape))
-        buf = self._buf.get(name)
-        if buf is None or buf.size < size:
-            buf = self._buf[name] = np.empty(size, dtype=np.float32)
-        return buf[:size].reshape(shape)
-
-
-def _pair_rows32(X, first, stop, out):
-    """``(x_a - x_b)^2`` for the pairs ``(a, b > a)`` of the samples ``first <= a < stop`` of the float32 C-order
-    ``X``, in :class:`PairLayout` order (one contiguous block of ``s - a - 1`` rows per sample), into ``out``.
-    Returns the number of rows written."""
-    s = X.shape[0]
-    o = 0
-    for a in range(first, stop):  # a loop over samples, each step a vectorised block of (s - a - 1) x c
-        k = s - a - 1
-        np.subtract(X[a + 1 :], X[a], out=out[o : o + k])
-        o += k
-    np.square(out[:o], out=out[:o])
-    return o
-
-
-def _pair_sq_diffs32(Xr, start, stop, out=None):
-    """``T[p, i] = (x_{a_p i} - x_{b_p i})^2`` for columns ``start:stop``, pairs ``a < b`` in
-    :class:`PairLayout` order, float32 C-order: one contiguous row block per sample ``a``."""
-    X = np.ascontiguousarray(Xr[:, start:stop], dtype=np.float32)
-    s, c = X.shape
-    T = np.empty((s * (s - 1) // 2, c), dtype=np.float32) if out is None else out
-    _pair_rows32(X, 0, s - 1, T)
-    return T
-
-
-def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
-    """Squared distances, on the pairs of a subsample, of the minus- and plus-subsets of a batch.
-
-    ``Mm`` (``(n, B)``) holds the minus-subsets ``S``; the plus-subsets are
-    their complements, plus feature ``extra[k]`` for partition ``k`` when
-    given. Returns ``D2`` of shape ``(P, 2B)`` (float32), minus first: the
-    matrix product ``T @ [Mm, 1]`` of the per-feature squared differences
-    ``T`` (``(P, n)``) with the masks and a column of ones (the distance over
-    all features), formed block by block of pairs (:data:`BLOCK_BYTES`), so
-    that memory stays bounded whatever the subsample.
-    """
-    ws = _Workspace() if ws is None else ws
-    P = layout.n_pairs
-    n, B = Mm.shape
-    chunk = max(1, int(TENSOR_CHUNK_BUDGET // (4 * max(P, 1))))
-    M1 = np.ones((n, B + 1), dtype=np.float32)
-    M1[:, :B] = Mm
-    prod = ws.get("prod", (P, B + 1))
-    X = np.ascontiguousarray(Xr, dtype=np.float32)
-    # T is never formed whole: the pairs of consecutive samples are squared into a cache-sized block and
-    # multiplied at once (at 300 x 1,500 T would be 270 MB and the product with B + 1 ~ 11 columns
-    # memory-bound; bench/bench_randsel_pairs.py times it). Features are summed in chunks of `chunk` as
-    # when T was formed in chunks, so each entry adds the same float32 partial sums.
-    for o, T in _pair_blocks(X, ws):
-        r = T.shape[0]
-        if chunk >= n:
-            np.matmul(T, M1, out=prod[o : o + r])
-        else:
-            acc = prod[o : o + r]
-            acc[...] = 0.0
-            for start in range(0, n, chunk):
-                acc += T[:, start : start + chunk] @ M1[start : start + chunk]
-    ext = _pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
-    D2 = ws.get("D2", (P, 2 * B))
-    D2[:, :B] = prod[:, :B]
-    np.subtract(prod[:, B:], prod[:, :B], out=D2[:, B:])  # the complements
-    if ext is not None:  # n even: plus one member k of S
-        D2[:, B:] += ext
-    np.maximum(D2, 0.0, out=D2)  # clip the round-off of the subtraction
-    return D2
-
-
-def _kernel_alignments(D2, gamma, target, estimator, ws=None):
-    """Alignments of the Gaussian kernels ``exp(-gamma D2)`` of every column of ``D2`` (float32)."""
-    K = np.multiply(D2, np.float32(-gamma), out=(ws or _Workspace()).get("K", D2.shape))
-    np.exp(K, out=K)  # float32 exp: several times the float64 throughput, ample for alignments
-    return batched_alignments_f32(K, target, estimator)
-
-
-def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng):
-    """One pass over the columns ``cols``: contributions, standard errors, width, mean alignment.
-
-    Each of ``n_subsets`` random partitions splits the ``n`` columns into a
-    minus-subset ``S`` of ``floor(n/2)`` features and a plus-subset ``S+``: the
-    complement of ``S`` (``n`` odd) or the complement plus one random member
-    of ``S`` (``n`` even). ``S`` is uniform over the ``floor(n/2)``-subsets and
-    ``S+`` over the ``(floor(n/2) + 1)``-subsets, so for every feature ``j``
-    in ``S+`` and not in ``S``, ``a(S+) - a(S)`` is one draw of the difference
-    whose mean is ``c_j`` (thesis definition 4.2.1); ``c_j`` is estimated by the
-    mean of these draws. Partitions come in batches that share one subsample.
-
-    Returns
-    -------
-    c : ndarray of shape (n,)
-    se : ndarray of shape (n,)
-        Standard error of ``c`` over the random partitions and subsamples
-        (between batches), given the data.
-    width : float
-        The chosen multiple of the median distance.
-    mean_alignment : float
-    """
-    Xs = problem.X[:, cols]
-    n = cols.size
-    h = n // 2
-    # at least MIN_BATCHES batches (when there are enough partitions): the standard error is
-    # estimated between batches, and a handful of batches gives a heavy-tailed t
-    n_batches = _n_batches(n_subsets, batch_size)
-    sizes = np.diff(np.round(np.linspace(0, n_subsets, n_batches + 1)).astype(int))
-    grid = np.atleast_1d(np.asarray(width, dtype=float))
-    n_pilot = min(n_batches, PILOT_BATCHES) if grid.size > 1 else 0
-    sums = np.zeros((n_batches, n))  # per batch and feature: sum of a(S+) - a(S) over its usable partitions
-    counts = np.zeros((n_batches, n))
-    pilot = []  # the pilot batches' usable masks and alignments at every width
-    pilot_score = np.zeros(grid.size)
-    gammas = None
-    chosen = 0 if grid.size == 1 else None
-    align_sum, align_n = 0.0, 0
-    ws = _Workspace()
-    for b, B in enumerate(sizes):
-        rows = problem.draw()
-        Xr = Xs[rows]
-        layout, target = problem.target(rows)
-        Mm = random_subset_masks(rng, n, h, B)
-        extra = None
-        if n % 2 == 0 and h > 0:  # n even: the plus-subset is the complement plus one member k of S
-            extra = np.argmax(Mm * rng.random_sample(Mm.shape), axis=0)  # a uniform member of each S
-        usable = 1.0 - Mm  # j in S+ and not in S (k, added to S+, is in S)
-        widths_here = list(range(grid.size)) if chosen is None else [chosen]
-        a_m = {g: np.empty(B) for g in widths_here}
-        a_p = {g: np.empty(B) for g in widths_here}
-        # memory: cap the partitions evaluated at once (a subsample of 2,000 has 2e6 pairs)
-        step = max(1, int(BATCH_BUDGET // (layout.n_pairs * 4 * 6)))
-        if gammas is None:  # one width scale per iteration: the median distance of minus-subsets
-            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xr, layout, Mm, rng))
-        for c0 in range(0, B, step):
-            sl = slice(c0, min(B, c0 + step))
-            D2 = _sq_distances(Xr, layout, Mm[:, sl], extra[sl] if extra is not None else None, ws)
-            k = D2.shape[1] // 2
-            for g in widths_here:
-                a = _kernel_alignments(D2, gammas[g], target, estimator, ws)
-                a_m[g][sl] = a[:k]
-                a_p[g][sl] = a[k:]
-        if chosen is None:  # a pilot batch of the width rule: keep every width's alignments
-            pilot.append((b, usable, a_m, a_p))
-            pilot_score += [np.r_[a_m[g], a_p[g]].mean() for g in widths_here]
-            if len(pilot) < n_pilot:
-                continue
-            chosen = int(np.argmax(pilot_score))
-            batches = [(pb, pu, pm[chosen], pp[chosen]) for pb, pu, pm, pp in pilot]
-        else:
-            batches = [(b, usable, a_m[chosen], a_p[chosen])]
-        for pb, pu, am, ap in batches:
-            diff = ap - am
-            sums[pb] = pu @ diff
-            counts[pb] = pu.sum(axis=1)
-            align_sum += am.sum() + ap.sum()
-            align_n += am.size + ap.size
-    c, se = _estimates(sums, counts)
-    return c, se, float(grid[chosen]), align_sum / max(align_n, 1)
-
-
-def _estimates(sums, counts):
-    """Contributions and their standard errors from per-batch sums (see :class:`RandSel`, Notes)."""
-    nb, n = sums.shape
-    C = counts.sum(axis=0)
-    safe = np.where(C > 0, C, 1.0)
-    c = np.where(C > 0, sums.sum(axis=0) / safe, 0.0)  # a feature never usable: no evidence, 0
-    if nb < 2:
-        return c, np.full(n, np.nan)
-    # ratio estimator with the batches as independent draws (each its own subsample and partitions)
-    resid = sums - c[None, :] * counts
-    se = np.sqrt(nb / (nb - 1) * (resid**2).sum(axis=0)) / safe
-    return c, np.where(C > 0, se, np.nan)
-
-
-def _n_batches(n_subsets, batch_size):
-    """Batches of one iteration: ``ceil(n_subsets / batch_size)``, at least ``MIN_BATCHES`` when possible."""
-    return int(min(n_subsets, max(math.ceil(n_subsets / batch_size), MIN_BATCHES)))
-
-
-def _normal_scores(c, se, n_batches):
-    """``c / se`` as standard normal scores: through the t distribution with ``n_batches - 1`` degrees of
-    freedom (the standard error is estimated between batches), so that its heavier tails do not pass for
-    evidence. No standard error (a single batch): 0."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = c / se
-    z = norm.isf(student_t.sf(t, max(n_batches - 1, 1)))
-    return np.nan_to_num(np.clip(z, -40.0, 40.0), nan=0.0)
-
-
-def _row(d, surv, values):
-    """A length-``d`` row: ``values`` at ``surv``, ``nan`` elsewhere."""
-    row = np.full(d, np.nan)
-    row[surv] = values
-    return row
-
-
-def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
-    """Median squared distance of the first (at most) ``n_sets`` minus-subsets of a batch over (at most)
-    ``n_pairs`` random pairs of its subsample: the width scale of an iteration."""
-    P = layout.n_pairs
-    idx = np.sort(rng.choice(P, size=min(P, n_pairs), replace=False))
-    M = Mm[:, :n_sets]
-    # in chunks of pairs within TENSOR_CHUNK_BUDGET (whole on up to ~2,000 features: the exact iterations)
-    step = max(1, int(TENSOR_CHUNK_BUDGET // (8 * max(Xr.shape[1], 1))))
-    d2 = np.concatenate([
-        ((Xr[layout.ia[idx[i : i + step]]] - Xr[layout.ib[idx[i : i + step]]]) ** 2) @ M
-        for i in range(0, idx.size, step)
-    ])
-    return median_sq_distance(d2.ravel())
-
-
-# --- the screen: first-order contributions of every feature at once -------------------------------
-
-
-def _pair_blocks(X, ws, name="T"):
-    """Yield ``(offset, T_block)``: the per-feature squared differences of the float32 C-order ``X`` on
-    consecutive blocks of pairs in :class:`PairLayout` order (whole samples, about :data:`BLOCK_BYTES`
-    each), so that ``T`` is never formed whole (the exact iterations' :func:`_sq_distances` and the
-    screen's products both walk the pairs this way)."""
-    s, n = X.shape
-    rows = max(64, BLOCK_BYTES // (4 * max(n, 1)))
-    buf = ws.get(name, (rows + s, n))
-    o = a = 0
-    while a < s - 1:
-        first, r = a, 0
-        while a < s - 1 and r < rows:  # whole samples until the block holds `rows` pairs
-            r += s - a - 1
-            a += 1
-        yield o, buf[: _pair_rows32(X, first, a, buf)]
-        o += r
-
-
-def _alignment_gradients(K, target, estimator):
-    """Alignments ``a`` (``(B,)``) of a float32 stack of kernels ``K`` (``(P, B)``, pairs) and their
-    gradients ``da/dK_p`` (``(P, B)``, float64), for the forms of :func:`batched_alignments_f32`."""
-    lay = target.layout
-    m = lay.m
-    Kd = K.astype(np.float64)
-    k1 = np.asarray(lay.incidence @ Kd)  # (m, B) row sums without the diagonal
-    ia, ib = lay.ia, lay.ib
-    ssq = np.einsum("pb,pb->b", Kd, Kd)
-    if estimator == "biased":
-        num = target.lc_trace + 2.0 * (Kd.T @ target.lc_pairs)
-        row = 1.0 + k1
-        total = row.sum(axis=0)
-        kk = m + 2.0 * ssq - (2.0 / m) * np.einsum("ab,ab->b", row, row) + total**2 / m**2
-        d_num = 2.0 * target.lc_pairs[:, None]
-        d_kk = 4.0 * Kd - (4.0 / m) * (row[ia] + row[ib]) + 4.0 * total / m**2
-        norm_l = target.lc_norm
-    else:
-        num = 2.0 * (Kd.T @ target.w1_pairs)
-        s_k = k1.sum(axis=0)
-        c = 1.0 / ((m - 1) * (m - 2))
-        kk = 2.0 * ssq + c * s_k**2 - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)
-        d_num = 2.0 * target.w1_pairs[:, None]
-        d_kk = 4.0 * Kd + 4.0 * c * s_k - (4.0 / (m - 2)) * (k1[ia] + k1[ib])
-        norm_l = math.sqrt(max(target.ll1, 0.0))
-    kk = np.maximum(kk, 0.0)  # clip round-off: a squared norm
-    ok = (kk > 0) & (norm_l > 0)
-    root = np.sqrt(np.where(ok, kk, 1.0))
-    a = np.where(ok, num / (root * (norm_l if norm_l > 0 else 1.0)), 0.0)
-    # d(num / sqrt(kk) / |L|) = d_num / (sqrt(kk) |L|) - a d_kk / (2 kk)
-    grad = d_num / (root * (norm_l if norm_l > 0 else 1.0)) - (a / (2.0 * np.where(ok, kk, 1.0))) * d_kk
-    grad[:, ~ok] = 0.0
-    return a, grad
-
-
-def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
-    """One screening pass over ``cols``: first-order contributions, standard errors, width, mean alignment.
-
-    By definition 4.2.1 of the thesis, ``c_j = E[a(S u {j}) - a(S)]`` over
-    uniform random ``S`` of ``floor(n/2)`` features without ``j`` (``S u {j}`` is
-    then uniform over the larger subsets holding ``j``). With the feature
-    weights ``w`` of the kernel ``exp(-gamma sum_i w_i T_i)`` (``T_i`` the
-    squared differences of feature ``i``), adding ``j`` moves ``w_j`` from 0 to
-    1, so to first order ``a(S u {j}) - a(S) = da/dw_j`` at ``w = 1_S``:
-    ``-gamma sum_p (da/dK_p) K_p T_pj``. One random half ``S`` thus gives this
-    paired difference for every feature at once (for the members of ``S`` the
-    derivative at their inclusion, equal to first order), at the cost of two
-    matrix products with ``T``, instead of one difference shared by all the
-    members of ``S+`` (whose spread grows with the effects of all the other
-    features). The second-order remainder is of relative size
-    ``gamma T ~ 1 / n`` (the width grows with the subset).
-
-    Returns ``(c, se, width, mean_alignment)`` as :func:`_iteration`.
-    """
-    Xs = problem.X[:, cols]
-    n = cols.size
-    h = max(1, n // 2)
-    n_batches = _n_batches(n_sets, batch_size)
-    sizes = np.diff(np.round(np.linspace(0, n_sets, n_batches + 1)).astype(int))
-    grid = np.atleast_1d(np.asarray(width, dtype=float))
-    sums = np.zeros((n_batches, n))
-    counts = np.zeros((n_batches, n))
-    gammas = chosen = None
-    align_sum, align_n = 0.0, 0
-    ws = _Workspace()
-    for b, B in enumerate(sizes):
-        rows = problem.draw()
-        X = np.ascontiguousarray(Xs[rows], dtype=np.float32)
-        layout, target = problem.target(rows)
-        M = random_subset_masks(rng, n, h, B).astype(np.float32)
-        if gammas is None:  # one width scale per iteration: the median distance of the random halves
-            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xs[rows], layout, M, rng))
-        D2 = ws.get("D2", (layout.n_pairs, B))
-        for o, T in _pair_blocks(X, ws):
-            np.matmul(T, M, out=D2[o : o + T.shape[0]])
-        np.maximum(D2, 0.0, out=D2)  # clip round-off
-        if chosen is None:  # a grid: the width of largest mean alignment on the first batch
-            scores = [_kernel_alignments(D2, g, target, estimator, ws).mean() for g in gammas]
-            chosen = int(np.argmax(scores)) if grid.size > 1 else 0
-        gamma = gammas[chosen]
-        K = np.exp(np.multiply(D2, np.float32(-gamma)))
-        a, grad = _alignment_gradients(K, target, estimator)
-        # d a / d w_j = sum_p G_p T_pj for each half; only their sum over the batch's halves is needed, so
-        # the halves are summed before the product (one matrix-vector product with T)
-        Gs = (grad * K * -gamma).sum(axis=1).astype(np.float32)
-        sums[b] = _transpose_product(X, ws, Gs[:, None])[:, 0]
-        counts[b] = B
-        align_sum += a.sum()
-        align_n += a.size
-    c, se = _estimates(sums, counts)
-    return c, se, float(grid[chosen]), align_sum / max(align_n, 1)
-
-
-def _transpose_product(X, ws, V):
-    """``T' V`` (float64, ``(n, k)``) for the pair differences ``T`` of ``X`` and ``V`` (``(P, k)``, float32),
-    walking the pairs in blocks."""
-    out = np.zeros((X.shape[1], V.shape[1]))
-    for o, T in _pair_blocks(X, ws):
-        out += T.T @ V[o : o + T.shape[0]]
-    return out
-
-
-def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rng):
-    """Normal scores of the first-order contributions of every feature of ``X`` for each label vector of
-    ``ys`` (``(L, n_samples)``), as in :func:`_screen_iteration` but with every label vector on the same
-    subsamples (uniform, whatever the labels) and random halves, so that the real labels and their
-    permutations are exchangeable under the null. Returns ``(L, n_features)``."""
-    m, n = X.shape
-    L = ys.shape[0]
-    h = max(1, n // 2)
-    n_batches = _n_batches(n_sets, batch_size)
-    sizes = np.diff(np.round(np.linspace(0, n_sets, n_batches + 1)).astype(int))
-    # running sums over the batches (not the per-batch sums: (n_batches, L, n) would dominate the memory of
-    # a wide fit): the batch sums, their squares and the batch sizes give c and its standard error exactly as
-    # _estimates does
-    s1 = np.zeros((L, n))
-    s2 = np.zeros((L, n))
-    s1c = np.zeros((L, n))
-    gamma = None
-    ws = _Workspace()
-    for b, B in enumerate(sizes):
-        rows = np.sort(rng.choice(m, s, replace=False))
-        Xb = np.ascontiguousarray(X[rows], dtype=np.float32)
-        layout = PairLayout(s)
-        M = random_subset_masks(rng, n, h, B).astype(np.float32)
-        if gamma is None:
-            gamma = 1.0 / (2.0 * width**2 * _median_sq_distance(X[rows], layout, M, rng))
-        D2 = ws.get("D2", (layout.n_pairs, B))
-        for o, T in _pair_blocks(Xb, ws):
-            np.matmul(T, M, out=D2[o : o + T.shape[0]])
-        np.maximum(D2, 0.0, out=D2)
-        K = np.exp(np.multiply(D2, np.float32(-gamma)))
-        V = np.zeros((layout.n_pairs, L), dtype=np.float32)
-        for i in range(L):
-            yb = ys[i, rows]
-            if np.all(yb == yb[0]):
-                # one label on the whole subsample (uniform rows can draw a single class): its centred label
-                # kernel is zero, so the subsample says nothing about any feature: contribution 0, for the
-                # real labels and a permutation alike (they stay exchangeable)
-                continue
-            _, grad = _alignment_gradients(K, CenteredTarget(label_kernel(yb, kind=kind), layout), estimator)
-            V[:, i] = (grad * K * -gamma).sum(axis=1)
-        batch = _transpose_product(Xb, ws, V).T  # (L, n)
-        s1 += batch
-        s2 += batch**2
-        s1c += batch * B
-    C, C2 = float(sizes.sum()), float((sizes.astype(float) ** 2).sum())
-    c = s1 / C
-    # sum_b (sums_b - c B_b)^2 = sum sums_b^2 - 2 c sum sums_b B_b + c^2 sum B_b^2
-    resid2 = np.maximum(s2 - 2.0 * c * s1c + c**2 * C2, 0.0)
-    se = np.sqrt(n_batches / (n_batches - 1) * resid2) / C
-    return np.array([_normal_scores(c[i], se[i], n_batches) for i in range(L)])
-
+class EmptySelectionWarning(UserWarning):
+    """randSel's error-controlled set is empty: nothing passed the test at level ``alpha``."""
 
 class RandSel(SelectorMixin, BaseEstimator):
     """Randomised non-linear feature selection by expected alignment contributions (randSel).
@@ -620,12 +105,26 @@ class RandSel(SelectorMixin, BaseEstimator):
         Fraction ``z`` of the non-fixed features culled per iteration (thesis
         4.3: 25%; the paper: 12.5%). At least one.
     width : float or array-like of float, default=0.22
-        Width ``sigma`` of the Gaussian kernel as a multiple of the median
-        pairwise distance of the minus-subsets (re-measured every iteration on
-        20,000 distances of its first subsample), the same for both subsets of
-        a partition (thesis: "a Gaussian kernel with equal width"). A list is a
-        grid: the width of largest mean alignment over the first 4 batches of
-        each iteration. See Notes for why a fixed 0.22 of the median.
+        Width ``sigma`` of the Gaussian kernel of the minus-subsets as a
+        multiple of their median pairwise distance (re-measured every
+        iteration on 20,000 distances of its first subsample). A list is a
+        grid, used as ``width_rule`` says. See Notes for why 0.22 of the
+        median.
+    width_scale : {"subset_size", "minus"}, default="subset_size"
+        ``"subset_size"``: the squared width of a subset grows with its size
+        (the plus-subsets, one feature larger, have ``(h + 1) / h`` the
+        squared width of the minus-subsets of ``h`` features), so that a
+        feature of average spread leaves the kernel's width relative to the
+        distances unchanged and ``a(S+) - a(S)`` measures the feature, not a
+        narrower kernel. ``"minus"``: both subsets at the minus-subsets' width
+        (the thesis' "Gaussian kernel with equal width"; the default before
+        the measurements in Notes, "Width").
+    width_rule : {"evidence", "alignment"}, default="evidence"
+        With a grid of widths: ``"alignment"`` keeps, per iteration, the width
+        of largest mean alignment over its first 4 batches (the thesis' rule);
+        ``"evidence"`` evaluates every width on every batch and gives each
+        feature its largest normal score over the grid, Bonferroni-adjusted
+        for the grid's size. Unused with a single width.
     cull_by : {"evidence", "contribution"}, default="evidence"
         ``"contribution"``: cull by this iteration's contributions (the
         thesis). ``"evidence"``: by the sum, over the iterations a feature has
@@ -658,6 +157,14 @@ class RandSel(SelectorMixin, BaseEstimator):
     screen_width : float, default=2.0
         Width of the screening iterations' Gaussian kernel as a multiple of
         the median pairwise distance of the random halves.
+    screen_pairs : int, default=5
+        On screened data, the members of the ``screen_pairs`` feature pairs
+        whose product is most correlated with the centred label (the
+        second-order term of the alignment,
+        :func:`fscompbio.selection._pair_screen.pair_product_screen`) are never
+        culled by the first-order screen, so that an interaction without
+        marginal effects (an XOR pair) reaches the exact iterations. 0: the
+        first-order screen only. See Notes, "Wide data".
     n_permutations : "auto" or int, default="auto"
         Label permutations that calibrate ``selected_`` after a screen (see
         Notes, "Error control after a screen"). ``"auto"``: ``ceil(1 / alpha) -
@@ -720,6 +227,11 @@ class RandSel(SelectorMixin, BaseEstimator):
     zscores_ : ndarray of shape (n_features_in_,)
         ``c_j / se_j`` at that iteration as normal scores (nan when not alive;
         after a screen, ``test_zscores_``).
+    screen_pairs_ : ndarray of shape (n_pairs, 2), int
+        The second-order screen's pairs, best first (empty when the fit did
+        not screen or ``screen_pairs=0``).
+    screen_pair_scores_ : ndarray of shape (n_pairs,)
+        Their squared correlations with the centred label.
     n_permutations_ : int
         Label permutations run (0 unless the fit screened).
     test_zscores_ : ndarray of shape (n_features_in_,) or None
@@ -765,115 +277,79 @@ class RandSel(SelectorMixin, BaseEstimator):
 
     Notes
     -----
+    The derivations and measurements behind these notes are in
+    ``docs/randsel.md`` (this implementation's changes) and
+    ``docs/deviations.md`` (the earlier deviations from the thesis).
+
     **Width.** The thesis chooses the width by maximal alignment, but the
     centred alignment of a kernel that tends to the identity tends to
-    ``1 / sqrt(m - 1)`` (its diagonal term), so that rule picks the floor of
-    any grid and reports a flat mean alignment. The width is therefore a fixed
-    0.22 of the median distance, where the relevant features of XOR and the
-    non-linear Weston sets rank best with the centred or the HSIC1 alignment
-    alike, and the alignment is HSIC1, so that the contributions and the mean
-    alignment carry the off-diagonal signal only: the mean alignment then rises
-    as noise features are culled (thesis figure 4.3). The width scan and the
-    recovery behind 0.22 are in ``docs/deviations.md``.
+    ``1 / sqrt(m - 1)``, so that rule picks the floor of any grid. The width
+    is a fixed 0.22 of the minus-subsets' median distance, where XOR and the
+    non-linear Weston sets rank best, and the alignment is HSIC1 (the
+    off-diagonal signal only). The width of a subset grows with its size
+    (``width_scale="subset_size"``): at one width for both subsets the
+    plus-subset's kernel is narrower relative to its own distances, and on
+    few, redundant features (breast cancer, 30 features) that narrowing made
+    every contribution negative. Wider kernels or a grid help linear and
+    redundant data and lose the XOR pair.
 
-    **Subsets and culling.** On XOR 300 x 200 the first iterations are nearly
-    blind (a random half of 200 features holds the pair with probability 1/4,
-    diluted by 98 noise features), so recovery is a matter of surviving them:
-    ``n_subsets="auto"`` puts every feature on the plus side of about ``4 n``
-    partitions, and ``cull_by="evidence"`` culls by the evidence accumulated
-    over the iterations a feature survived instead of by the current
-    contribution (the thesis' rule, ``cull_by="contribution"``). The ranking
-    criterion is estimated as in the thesis; only one noisy iteration can no
-    longer undo the earlier ones. The recovery behind these defaults is in
-    ``docs/deviations.md``.
+    **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
+    plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
+    by the evidence accumulated over the iterations a feature survived, so
+    that one noisy iteration cannot undo the earlier ones (the thesis' rule is
+    ``cull_by="contribution"``).
 
-    **Wide data.** With ``n_subsets="auto"`` an exact iteration on ``n``
-    features costs ``8 n`` partitions of ``n`` features each, so a fit grows
-    with ``n^2``: minutes at 10,000 features, and no better for it, since one
-    difference ``a(S+) - a(S)`` is shared by all ``n / 2`` members of ``S+``
-    and its spread grows with the effects of all of them. The screen
-    estimates the same contribution differently: by the definition (thesis
-    definition 4.2.1), ``c_j = E[a(S u {j}) - a(S)]`` over uniform ``S`` of
-    ``floor(n/2)`` features without ``j``; with feature weights ``w`` in the
-    kernel ``exp(-gamma sum_i w_i T_i)`` (``T_i`` the squared differences of
-    feature ``i``), adding ``j`` moves ``w_j`` from 0 to 1, so to first order
-    (a remainder of relative size ``gamma T ~ 1/n``) the paired difference is
-    the derivative ``da/dw_j`` at ``w = 1_S`` (the scaling-factor gradient of
-    Weston et al., "Feature selection for SVMs", NIPS 2000, here of the
-    alignment). One random half gives it for every feature at once at the
-    cost of two matrix products ``T @ masks`` and ``T' @ gradients``, and its
-    spread no longer grows with the other features' effects. A screening
-    iteration draws ``screen_subsets`` halves (its cost grows linearly with
-    ``n``: two products with ``screen_subsets`` columns in all) and culls half of the
-    features by evidence, so the screen's total cost is about twice that of
-    its first iteration and a fit grows linearly with the number of
-    features; the exact iterations then run on ``screen_to`` features. The
-    screen's kernel is wide (2 x the median distance): on the micro-arrays
-    of the thesis (prostate, AML/ALL, colon) a wide screen ranks as well as
-    a univariate F test or MultiSURF, whereas at 0.22 it ranks worse. What
-    the screen cannot do is find an interaction with no marginal effect
-    among thousands of features (nor can MultiSURF): in a half of ``n``
-    features an XOR pair's share of the kernel is of order ``1/n^2``. Data
-    of up to ``screen_above`` features (the thesis' synthetic sets) run the
-    exact scheme only. The evidence of the exact iterations starts afresh
-    after the screen.
-
-    **Error control after a screen.** The test described below is a test
-    given the data, valid for features that the data did not choose. After a
-    screen has kept the 50 of thousands of features most aligned with the
-    label, those 50 are aligned with it in these data whether or not they are
-    relevant, and the exact iterations' test confirms it: on prostate, AML/ALL
-    and colon with permuted labels it selected 1-3 features where none is
-    relevant. After a screen ``selected_`` is therefore a permutation test of
-    the maximum, on every feature (none chosen yet): one test pass computes
-    the first-order contributions of all features, as a screening iteration
-    does (twice its random halves, in 40 batches), for the real labels and
-    for ``n_permutations_`` permutations of them, all on the same uniform
-    subsamples and random halves (so that under the null the ``1 +
-    n_permutations_`` label vectors are exchangeable). A
-    feature is selected when its score with the real labels exceeds the
-    largest score of every permuted label vector, which under the complete
-    null happens for any feature with probability at most ``1 / (1 +
-    n_permutations_) <= alpha`` (family-wise). On the real labels of prostate
-    and AML/ALL it selects dozens of features, on colon a few, and on
-    permuted labels almost never one (``bench/bench_randsel_wide.py`` prints
-    both). The label vectors share the pass's distances and kernels; each
-    adds one gradient and one matrix-vector product per batch.
+    **Wide data.** On more than ``screen_above`` features, screening
+    iterations estimate every feature's contribution at once to first order:
+    adding ``j`` to a random half ``S`` moves its weight in the kernel
+    ``exp(-gamma sum_i w_i T_i)`` from 0 to 1, so the paired difference
+    ``a(S u {j}) - a(S)`` is, to first order, the derivative ``da/dw_j`` at
+    ``w = 1_S`` (the scaling-factor gradient of Weston et al., "Feature
+    selection for SVMs", NIPS 2000, here of the alignment), two matrix
+    products per batch for all features. Each screening iteration culls half
+    of the features until ``screen_to`` remain, so a fit grows linearly with
+    the number of features. A first-order screen cannot see an interaction
+    without marginal effects; the second-order term of the same expansion
+    holds, for every pair, the squared covariance of the centred label with
+    the pair's product (:func:`~fscompbio.selection._pair_screen.pair_product_screen`
+    derives it and computes it for all pairs, blockwise), and the members of
+    the ``screen_pairs`` best pairs survive the screen. The exact iterations
+    then rank all survivors; their evidence starts afresh after the screen.
 
     **Error control.** ``c_j / se_j`` is referred to a t distribution with
-    ``n_batches - 1`` degrees of freedom (the batches are independent draws of
-    subsample and partitions given the data) and turned into a normal score
-    (``zscores_``). For an irrelevant feature (definition 4.2.2) the variation
-    of ``c_j`` between data sets is of smaller order than its Monte Carlo
-    error (a degenerate U-statistic), so the test given the data is the test
-    that matters; but the tails of one iteration's statistic are heavier than
-    the t distribution's, so a single test per feature at ``alpha / n_tests``
-    lets false positives through. A feature is therefore selected when it is
-    significant at level ``alpha / n_tests`` at one iteration and confirmed at
-    level ``alpha`` at the next, whose partitions and subsamples are fresh:
-    under the null both happen with probability of order
-    ``alpha^2 / n_tests`` per test, and the union over the run stays below
-    ``alpha`` (Bonferroni). Shadow features (permuted copies, as Boruta does)
-    would calibrate the same null but dilute the subsets. The false positives
-    and recovery with the defaults are in ``docs/deviations.md`` and checked
-    by ``tests/test_randsel.py``.
+    ``n_batches - 1`` degrees of freedom (the batches are independent draws
+    given the data) and turned into a normal score (``zscores_``). A feature
+    is selected when it is significant at level ``alpha / n_tests`` at one
+    iteration and confirmed at level ``alpha`` at the next, whose partitions
+    and subsamples are fresh (Bonferroni over the run). After a screen the
+    survivors are aligned with the label by construction, so ``selected_`` is
+    instead a permutation test of the maximum: one test pass computes the
+    first-order contributions of all features for the real labels and
+    ``n_permutations_`` permutations of them on the same subsamples and
+    halves, and a feature is selected when its score exceeds every permuted
+    label vector's largest (family-wise level ``1 / (1 + n_permutations_) <=
+    alpha``). A pair without marginal effect is ranked, not selected.
 
-    A batch of ``B`` partitions on one subsample of ``s`` points costs one
-    matrix product ``T @ [M, 1]`` of the per-feature squared differences ``T``
-    (``s(s-1)/2 x n``, float32) with the minus-subset masks (the plus-subsets
-    are complements: the distance over all features minus that of ``S``), one
-    float32 exponential of ``s(s-1) B`` entries and a batched alignment
-    (:func:`fscompbio.selection._gaussian_updates.batched_alignments_f32`).
-    Memory is bounded whatever ``n_samples``: the subsample is capped
-    (``"auto"``), the feature tensor is formed in chunks of
-    :data:`TENSOR_CHUNK_BUDGET` and the partitions of a batch are evaluated a
-    few at a time within :data:`BATCH_BUDGET`.
+    **An empty selection.** When nothing passes the test, ``fit`` warns
+    (:class:`EmptySelectionWarning`) with the smallest p-value and what to
+    set: ``n_features_to_select=k`` (the top ``k`` of ``ranking_``, which is
+    always complete) or a larger ``alpha``. ``transform`` then returns no
+    column, as scikit-learn's selectors do, and warns again, so that in a
+    pipeline the next step's failure follows a message naming the cause; no
+    feature is substituted behind the test's back.
+
+    **Cost.** A batch of ``B`` partitions on one subsample of ``s`` points
+    costs one matrix product ``T @ [M, 1]`` of the per-feature squared
+    differences ``T`` (``s(s-1)/2 x n``, float32, formed in blocks of pairs)
+    with the minus-subset masks (a plus-subset's distance is the total minus
+    its complement's), one float32 exponential and a batched alignment.
+    Memory is bounded whatever ``n_samples`` and ``n_features``.
 
     Deviations from the thesis: subsets come as partitions (the thesis draws
     the two sizes independently; the distributions of each are the same);
-    ``batch_size`` partitions share a subsample; the defaults above; culling
-    by evidence; the HSIC1 alignment; the error-controlled ``selected_``
-    (``docs/deviations.md`` gives the evidence for each).
+    ``batch_size`` partitions share a subsample; the width relative to the
+    subset's size; the defaults above; culling by evidence; the HSIC1
+    alignment; the error-controlled ``selected_``; the screens.
 
     References
     ----------
@@ -903,6 +379,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "cull_fraction": [Interval(RealNotInt, 0, 1, closed="neither")],
         "width": [Interval(Real, 0, None, closed="neither"), "array-like"],
+        "width_scale": [StrOptions({"subset_size", "minus"})],
+        "width_rule": [StrOptions({"evidence", "alignment"})],
         "cull_by": [StrOptions({"evidence", "contribution"})],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "fix_after": [Interval(Integral, 1, None, closed="left"), None],
@@ -912,6 +390,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_to": [Interval(Integral, 1, None, closed="left")],
         "screen_subsets": [Interval(Integral, 2, None, closed="left")],
         "screen_width": [Interval(Real, 0, None, closed="neither")],
+        "screen_pairs": [Interval(Integral, 0, None, closed="left")],
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
         "balanced": ["boolean"],
         "standardize": ["boolean"],
@@ -929,6 +408,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         batch_size=100,
         cull_fraction=0.25,
         width=0.22,
+        width_scale="subset_size",
+        width_rule="evidence",
         cull_by="evidence",
         alpha=0.05,
         fix_after=None,
@@ -938,6 +419,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen_to=SCREEN_TO,
         screen_subsets=SCREEN_SUBSETS,
         screen_width=SCREEN_WIDTH,
+        screen_pairs=SCREEN_PAIRS,
         n_permutations="auto",
         balanced=False,
         standardize=True,
@@ -951,6 +433,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.batch_size = batch_size
         self.cull_fraction = cull_fraction
         self.width = width
+        self.width_scale = width_scale
+        self.width_rule = width_rule
         self.cull_by = cull_by
         self.alpha = alpha
         self.fix_after = fix_after
@@ -960,6 +444,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_to = screen_to
         self.screen_subsets = screen_subsets
         self.screen_width = screen_width
+        self.screen_pairs = screen_pairs
         self.n_permutations = n_permutations
         self.balanced = balanced
         self.standardize = standardize
@@ -1011,11 +496,18 @@ class RandSel(SelectorMixin, BaseEstimator):
         streak = np.zeros(d, dtype=int)
         evidence = np.zeros(d)
         order = []  # culled features, worst first
-        hist = dict(c=[], se=[], width=[], align=[], n_subsets=[], n_batches=[], screen=[], support=[])
+        protected = np.zeros(d, dtype=bool)  # the second-order screen's pairs: never culled by the screen
+        self.screen_pairs_ = np.empty((0, 2), dtype=int)
+        self.screen_pair_scores_ = np.empty(0)
+        if self.screen_above is not None and d > self.screen_above and self.screen_pairs > 0:
+            self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y, self.screen_pairs)
+            protected[self.screen_pairs_.ravel()] = True
+        hist = dict(c=[], se=[], z=[], width=[], align=[], n_subsets=[], n_batches=[], screen=[], support=[])
         while surv.size > self.min_features and not np.all(fixed[surv]):
             hist["support"].append(surv.copy())
             n = surv.size
-            screening = self.screen_above is not None and d > self.screen_above and n > self.screen_to
+            n_prot = int(protected[surv].sum())
+            screening = self.screen_above is not None and d > self.screen_above and n - n_prot > self.screen_to
             if hist["screen"] and hist["screen"][-1] and not screening:
                 evidence[surv] = 0.0  # the exact iterations start their own evidence (see Notes)
             if screening:
@@ -1023,10 +515,14 @@ class RandSel(SelectorMixin, BaseEstimator):
                 c, se, mult, mean_a = _screen_iteration(
                     problem, surv, N, self.batch_size, self.screen_width, self.estimator, rng
                 )
+                z = _normal_scores(c, se, _n_batches(N, self.batch_size))
             else:
                 N = self._n_subsets(n)
-                c, se, mult, mean_a = _iteration(problem, surv, N, self.batch_size, grid, self.estimator, rng)
-            for key, row_vals in (("c", c), ("se", se)):
+                c, se, mult, mean_a, z = _iteration(
+                    problem, surv, N, self.batch_size, grid, self.estimator, rng, self.width_scale,
+                    self.width_rule,
+                )
+            for key, row_vals in (("c", c), ("se", se), ("z", z)):
                 row = np.full(d, np.nan)
                 row[surv] = row_vals
                 hist[key].append(row)
@@ -1042,13 +538,13 @@ class RandSel(SelectorMixin, BaseEstimator):
                 hit[top] = True
                 streak[surv] = np.where(hit[surv], streak[surv] + 1, 0)
                 fixed |= streak >= self.fix_after
-            free_idx = np.flatnonzero(~fixed[surv])
-            if screening:  # down by SCREEN_CULL_FRACTION, but not below screen_to
-                n_cull = min(max(1, int(np.floor(SCREEN_CULL_FRACTION * n))), n - self.screen_to)
+            free_idx = np.flatnonzero(~fixed[surv] & ~(protected[surv] if screening else False))
+            if screening:  # down by SCREEN_CULL_FRACTION, but not below screen_to (besides the protected pairs)
+                n_cull = min(max(1, int(np.floor(SCREEN_CULL_FRACTION * n))), n - n_prot - self.screen_to)
             else:
                 n_cull = max(1, int(np.floor(self.cull_fraction * n)))
             n_cull = min(n_cull, n - self.min_features, free_idx.size)
-            evidence[surv] += _normal_scores(c, se, hist["n_batches"][-1])
+            evidence[surv] += z
             key = evidence[surv] if self.cull_by == "evidence" else c
             worst = free_idx[np.argsort(key[free_idx], kind="stable")[:n_cull]]
             order.extend(surv[worst].tolist())
@@ -1065,6 +561,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         n_it = len(hist["c"])
         self.contributions_ = np.array(hist["c"]).reshape(n_it, d)
         self.contribution_se_ = np.array(hist["se"]).reshape(n_it, d)
+        self._scores_history = np.array(hist["z"]).reshape(n_it, d)
         self.support_history_ = hist["support"]
         self.widths_ = np.asarray(hist["width"], dtype=float)
         self.mean_alignment_ = np.asarray(hist["align"], dtype=float)
@@ -1086,7 +583,44 @@ class RandSel(SelectorMixin, BaseEstimator):
                                     self.screen_width, self.estimator, rng)
             self.test_zscores_, self.null_max_zscores_ = z[0], z[1:].max(axis=1)
         self._select()
+        if self.n_features_to_select is None and self.selected_.size == 0:
+            warnings.warn(self._empty_message("fit"), EmptySelectionWarning, stacklevel=2)
         return self
+
+    def _empty_message(self, where):
+        """What an empty ``selected_`` means and what to set (the fit's warning and transform's error)."""
+        test = (
+            f"a permutation test of the maximum with {self.n_permutations_} label permutations"
+            if self.screened_.any()
+            else "a Bonferroni test over the run's iterations, confirmed at the next one"
+        )
+        head = {
+            "fit": "RandSel selected no feature",
+            "transform": "RandSel.transform returns no column (the next step of a pipeline will fail on it)",
+        }[where]
+        return (
+            f"{head}: no feature's contribution was significantly positive at alpha={self.alpha} ({test}; "
+            f"smallest p-value {float(np.min(self.pvalues_)) if self.pvalues_.size else 1.0:.3g}). "
+            "Set n_features_to_select=k to keep the top k features of ranking_ instead, or a larger alpha."
+        )
+
+    def transform(self, X):
+        """Keep the selected columns of ``X``.
+
+        With ``n_features_to_select=None`` and an empty ``selected_`` this
+        returns an array of no column, as scikit-learn's selectors do, and
+        warns (:class:`EmptySelectionWarning`) with what to set, so that the
+        next step of a pipeline, which fails on it, is not the first word on
+        the cause. Features are never substituted: a fixed-size selection is
+        ``n_features_to_select``.
+        """
+        check_is_fitted(self)
+        if self.n_features_to_select is None and self.selected_.size == 0:
+            warnings.warn(self._empty_message("transform"), EmptySelectionWarning, stacklevel=2)
+            with warnings.catch_warnings():  # scikit-learn's own, less specific warning of the same event
+                warnings.filterwarnings("ignore", message="No features were selected", category=UserWarning)
+                return super().transform(X)
+        return super().transform(X)
 
     def _n_permutations_for(self, screened):
         if not screened:
@@ -1107,7 +641,7 @@ class RandSel(SelectorMixin, BaseEstimator):
             surv = self.support_history_[it]
             if not tested[it]:  # a screen's first-order statistics are not tested (see Notes)
                 continue
-            Z[it, surv] = _normal_scores(self.contributions_[it, surv], self.contribution_se_[it, surv], self.n_batches_[it])
+            Z[it, surv] = self._scores_history[it, surv]
         P = norm.sf(Z)
         n_tests = sum(s.size for s, t in zip(self.support_history_[:n_it], tested) if t)
         level = self.alpha / max(n_tests, 1)
@@ -1205,4 +739,7 @@ def expected_contributions(X, y, **params):
     rng = check_random_state(sel.random_state)
     problem, grid = sel._setup(X, y, rng)
     d = X.shape[1]
-    return _iteration(problem, np.arange(d), sel._n_subsets(d), sel.batch_size, grid, sel.estimator, rng)
+    return _iteration(
+        problem, np.arange(d), sel._n_subsets(d), sel.batch_size, grid, sel.estimator, rng, sel.width_scale,
+        sel.width_rule,
+    )[:4]

@@ -1,0 +1,573 @@
+"""randSel's sampling passes: random partitions and halves on random subsamples, and their alignments.
+
+Pure functions of a random state (``numpy.random.RandomState``) and the data: one exact iteration
+(:func:`_iteration`), one screening iteration (:func:`_screen_iteration`) and the screened fit's test pass
+(:func:`_screen_test_scores`), with the pair-block products they share. The estimator is
+:class:`fscompbio.selection.RandSel`; the statistics turned into tests are in ``_randsel_inference``.
+Thesis section 4.2 and algorithm 6; "Principled Non-Linear Feature Selection" (Athanasakis, Shawe-Taylor &
+Fernandez-Reyes), section 3.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral
+
+import numpy as np
+
+from ..kernels import label_kernel, task_of_target
+from ._gaussian_updates import (
+    CenteredTarget,
+    PairLayout,
+    batched_alignments_f32,
+    median_sq_distance,
+)
+from ._randsel_inference import _bonferroni_scores, _estimates, _normal_scores
+
+__all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_n_subsets"]
+
+#: memory budget (bytes) of one batch: the squared distances and kernels of its subsets
+BATCH_BUDGET = 96 * 2**20
+#: memory budget (bytes) of one chunk of the per-feature squared-difference tensor
+TENSOR_CHUNK_BUDGET = 32 * 2**20
+#: bytes of one block of pair rows in ``_sq_distances`` (stays in the cache between the square and the product)
+BLOCK_BYTES = 4 * 2**20
+#: largest subsample drawn by ``subsample="auto"`` (the pairs, and so the cost, grow with its square)
+MAX_AUTO_SUBSAMPLE = 200
+#: ``subsample="auto"`` draws this fraction of the samples
+SUB_FRACTION = 1 / 3
+#: ``n_subsets="auto"``: at least N_MIN partitions per iteration, and N_FACTOR per surviving feature
+N_MIN = 300
+N_FACTOR = 8
+#: every iteration with at least this many partitions has this many batches (standard errors between batches)
+MIN_BATCHES = 20
+#: batches of the width rule when ``width`` is a grid
+PILOT_BATCHES = 4
+#: defaults of the screen: on data with more than SCREEN_ABOVE features, iterations estimate first-order
+#: contributions from SCREEN_SUBSETS random halves at SCREEN_WIDTH x the median distance and cull
+#: SCREEN_CULL_FRACTION of the features per iteration, until SCREEN_TO remain
+SCREEN_ABOVE = 500
+SCREEN_TO = 50
+SCREEN_SUBSETS = 200
+SCREEN_WIDTH = 2.0
+SCREEN_CULL_FRACTION = 0.5
+#: the members of this many pairs, best by the second-order screen, survive the first-order screen
+SCREEN_PAIRS = 5
+#: after a screen, ``selected_`` is tested against at most this many label permutations (``ceil(1 / alpha) - 1``)
+MAX_AUTO_PERMUTATIONS = 99
+#: the test pass of a screened fit draws TEST_SUBSETS_FACTOR x screen_subsets random halves in TEST_BATCHES
+#: batches (its standard errors, between batches, have twice the degrees of freedom of a screening iteration's)
+TEST_SUBSETS_FACTOR = 2
+TEST_BATCHES = 40
+
+
+def random_subset_masks(rng, n_features, size, n_subsets):
+    """``(n_features, n_subsets)`` 0/1 mask of uniform random subsets of ``size`` features."""
+    if size >= n_features:
+        return np.ones((n_features, n_subsets))
+    if size <= 0:
+        return np.zeros((n_features, n_subsets))
+    keys = rng.random_sample((n_subsets, n_features))
+    idx = np.argpartition(keys, size - 1, axis=1)[:, :size]
+    mask = np.zeros((n_subsets, n_features))
+    np.put_along_axis(mask, idx, 1.0, axis=1)
+    return mask.T
+
+
+def balanced_subsample(rng, y, size, balanced):
+    """Indices of a random subsample without replacement (equal counts per class if ``balanced``)."""
+    m = y.shape[0]
+    size = min(size, m)
+    if not balanced:
+        return np.sort(rng.choice(m, size=size, replace=False))
+    classes, inv = np.unique(y, return_inverse=True)
+    per = max(1, size // classes.size)
+    parts = []
+    for c in range(classes.size):
+        members = np.flatnonzero(inv == c)
+        parts.append(rng.choice(members, size=min(per, members.size), replace=False))
+    return np.sort(np.concatenate(parts))
+
+
+def auto_subsample(n_samples):
+    """``subsample="auto"``: a third of the samples, at least 20 and at most :data:`MAX_AUTO_SUBSAMPLE`."""
+    return int(min(n_samples, max(20, min(MAX_AUTO_SUBSAMPLE, round(n_samples * SUB_FRACTION)))))
+
+
+def auto_n_subsets(n_features):
+    """``n_subsets="auto"``: ``max(N_MIN, N_FACTOR * n_features)`` partitions, rounded up to a hundred."""
+    n = max(N_MIN, N_FACTOR * int(n_features))
+    return int(math.ceil(n / 100) * 100)
+
+
+def _log_comb(n, k):
+    """``log C(n, k)``."""
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+class _Problem:
+    """The data of one fit: standardised X, the target and how subsamples are drawn."""
+
+    def __init__(self, X, y, *, subsample, balanced, label_kind, rng):
+        self.X = X
+        self.y = y
+        self.rng = rng
+        self.balanced = balanced
+        m = X.shape[0]
+        self.task = task_of_target(y)
+        self.kind = label_kind
+        self.classification = self.task != "regression"
+        if self.classification:
+            self.classes, self.y_inv = np.unique(y, return_inverse=True)
+            if self.classes.size < 2:
+                raise ValueError(f"y has one class only ({self.classes[0]!r}): randSel needs at least two")
+        if subsample == "auto":
+            s = auto_subsample(m)
+        elif isinstance(subsample, Integral):
+            s = int(subsample)
+        else:
+            s = int(round(float(subsample) * m))
+        if s > m:
+            raise ValueError(f"subsample={subsample!r} asks for {s} samples but X has only {m}")
+        if s < 4:
+            raise ValueError(
+                f"subsample={subsample!r} gives {s} samples per subsample with {m} samples; "
+                "the unbiased alignment needs at least 4"
+            )
+        if balanced:
+            per = s // self.classes.size
+            if per < 2:
+                raise ValueError(
+                    f"balanced=True with subsample={subsample!r} gives {per} sample(s) per class "
+                    f"({self.classes.size} classes); use a larger subsample"
+                )
+        if self.classification and not balanced:
+            # the chance that a subsample of s holds one class only (hypergeometric); the subsample is
+            # redrawn when it does, which is cheap when rare and hopeless when likely
+            counts = np.bincount(self.y_inv)
+            p_single = float(sum(np.exp(_log_comb(k, s) - _log_comb(m, s)) for k in counts if k >= s))
+            if p_single > 0.5:
+                raise ValueError(
+                    f"subsample={subsample!r} draws {s} of {m} samples with class counts {counts.tolist()}: "
+                    f"a subsample holds a single class with probability {p_single:.2f}, and a single-class "
+                    "subsample carries no alignment; use balanced=True or a larger subsample"
+                )
+        self.s = s
+        self._layouts = {}
+
+    def layout(self, s):
+        if s not in self._layouts:
+            self._layouts[s] = PairLayout(s)
+        return self._layouts[s]
+
+    def draw(self):
+        """Rows of a random subsample; redrawn while it holds a single class (classification)."""
+        while True:  # terminates: __init__ refused setups where a single class has probability > 1/2
+            rows = balanced_subsample(self.rng, self.y_inv if self.classification else self.y, self.s, self.balanced)
+            if not self.classification or np.unique(self.y_inv[rows]).size >= 2:
+                return rows
+
+    def target(self, rows):
+        layout = self.layout(rows.size)
+        return layout, CenteredTarget(label_kernel(self.y[rows], kind=self.kind), layout)
+
+
+class _Workspace:
+    """Reusable float32 buffers of one iteration (fresh multi-megabyte arrays per batch cost page faults
+    comparable to the arithmetic)."""
+
+    def __init__(self):
+        self._buf = {}
+
+    def get(self, name, shape):
+        size = int(np.prod(shape))
+        buf = self._buf.get(name)
+        if buf is None or buf.size < size:
+            buf = self._buf[name] = np.empty(size, dtype=np.float32)
+        return buf[:size].reshape(shape)
+
+
+def _pair_rows32(X, first, stop, out):
+    """``(x_a - x_b)^2`` for the pairs ``(a, b > a)`` of the samples ``first <= a < stop`` of the float32 C-order
+    ``X``, in :class:`PairLayout` order (one contiguous block of ``s - a - 1`` rows per sample), into ``out``.
+    Returns the number of rows written."""
+    s = X.shape[0]
+    o = 0
+    for a in range(first, stop):  # a loop over samples, each step a vectorised block of (s - a - 1) x c
+        k = s - a - 1
+        np.subtract(X[a + 1 :], X[a], out=out[o : o + k])
+        o += k
+    np.square(out[:o], out=out[:o])
+    return o
+
+
+def _pair_sq_diffs32(Xr, start, stop, out=None):
+    """``T[p, i] = (x_{a_p i} - x_{b_p i})^2`` for columns ``start:stop``, pairs ``a < b`` in
+    :class:`PairLayout` order, float32 C-order: one contiguous row block per sample ``a``."""
+    X = np.ascontiguousarray(Xr[:, start:stop], dtype=np.float32)
+    s, c = X.shape
+    T = np.empty((s * (s - 1) // 2, c), dtype=np.float32) if out is None else out
+    _pair_rows32(X, 0, s - 1, T)
+    return T
+
+
+def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
+    """Squared distances, on the pairs of a subsample, of the minus- and plus-subsets of a batch.
+
+    ``Mm`` (``(n, B)``) holds the minus-subsets ``S``; the plus-subsets are
+    their complements, plus feature ``extra[k]`` for partition ``k`` when
+    given. Returns ``D2`` of shape ``(P, 2B)`` (float32), minus first: the
+    matrix product ``T @ [Mm, 1]`` of the per-feature squared differences
+    ``T`` (``(P, n)``) with the masks and a column of ones (the distance over
+    all features), formed block by block of pairs (:data:`BLOCK_BYTES`), so
+    that memory stays bounded whatever the subsample.
+    """
+    ws = _Workspace() if ws is None else ws
+    P = layout.n_pairs
+    n, B = Mm.shape
+    chunk = max(1, int(TENSOR_CHUNK_BUDGET // (4 * max(P, 1))))
+    M1 = np.ones((n, B + 1), dtype=np.float32)
+    M1[:, :B] = Mm
+    prod = ws.get("prod", (P, B + 1))
+    X = np.ascontiguousarray(Xr, dtype=np.float32)
+    # T is never formed whole: the pairs of consecutive samples are squared into a cache-sized block and
+    # multiplied at once (at 300 x 1,500 T would be 270 MB and the product with B + 1 ~ 11 columns
+    # memory-bound; bench/bench_randsel_pairs.py times it). Features are summed in chunks of `chunk` as
+    # when T was formed in chunks, so each entry adds the same float32 partial sums.
+    for o, T in _pair_blocks(X, ws):
+        r = T.shape[0]
+        if chunk >= n:
+            np.matmul(T, M1, out=prod[o : o + r])
+        else:
+            acc = prod[o : o + r]
+            acc[...] = 0.0
+            for start in range(0, n, chunk):
+                acc += T[:, start : start + chunk] @ M1[start : start + chunk]
+    ext = _pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
+    D2 = ws.get("D2", (P, 2 * B))
+    D2[:, :B] = prod[:, :B]
+    np.subtract(prod[:, B:], prod[:, :B], out=D2[:, B:])  # the complements
+    if ext is not None:  # n even: plus one member k of S
+        D2[:, B:] += ext
+    np.maximum(D2, 0.0, out=D2)  # clip the round-off of the subtraction
+    return D2
+
+
+def _kernel_alignments(D2, gamma, target, estimator, ws=None):
+    """Alignments of the Gaussian kernels ``exp(-gamma D2)`` of every column of ``D2`` (float32)."""
+    K = np.multiply(D2, np.float32(-gamma), out=(ws or _Workspace()).get("K", D2.shape))
+    np.exp(K, out=K)  # float32 exp: several times the float64 throughput, ample for alignments
+    return batched_alignments_f32(K, target, estimator)
+
+
+def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, width_scale="minus",
+               width_rule="alignment"):
+    """One pass over the columns ``cols``: contributions, standard errors, width, mean alignment, scores.
+
+    Each of ``n_subsets`` random partitions splits the ``n`` columns into a
+    minus-subset ``S`` of ``floor(n/2)`` features and a plus-subset ``S+``: the
+    complement of ``S`` (``n`` odd) or the complement plus one random member
+    of ``S`` (``n`` even). ``S`` is uniform over the ``floor(n/2)``-subsets and
+    ``S+`` over the ``(floor(n/2) + 1)``-subsets, so for every feature ``j``
+    in ``S+`` and not in ``S``, ``a(S+) - a(S)`` is one draw of the difference
+    whose mean is ``c_j`` (thesis definition 4.2.1); ``c_j`` is estimated by the
+    mean of these draws. Partitions come in batches that share one subsample.
+
+    ``width_scale="subset_size"`` gives a subset of ``k`` features the squared
+    width ``k / h`` times that of the minus-subsets (``h`` features): the
+    plus-subsets' distances are scaled by ``h / (h + 1)``. With a grid of
+    widths, ``width_rule="alignment"`` keeps the width of largest mean
+    alignment over the first batches; ``"evidence"`` evaluates every width on
+    every batch and gives each feature its largest normal score over the grid,
+    Bonferroni-adjusted for the grid's size.
+
+    Returns
+    -------
+    c : ndarray of shape (n,)
+    se : ndarray of shape (n,)
+        Standard error of ``c`` over the random partitions and subsamples
+        (between batches), given the data.
+    width : float
+        The chosen multiple of the median distance (``"evidence"``: that of the
+        best-scoring feature).
+    mean_alignment : float
+    z : ndarray of shape (n,)
+        ``c / se`` as normal scores (:func:`_normal_scores`; adjusted for the
+        grid under ``"evidence"``).
+    """
+    Xs = problem.X[:, cols]
+    n = cols.size
+    h = n // 2
+    # at least MIN_BATCHES batches (when there are enough partitions): the standard error is
+    # estimated between batches, and a handful of batches gives a heavy-tailed t
+    n_batches = _n_batches(n_subsets, batch_size)
+    sizes = np.diff(np.round(np.linspace(0, n_subsets, n_batches + 1)).astype(int))
+    grid = np.atleast_1d(np.asarray(width, dtype=float))
+    every = width_rule == "evidence" and grid.size > 1
+    n_pilot = min(n_batches, PILOT_BATCHES) if grid.size > 1 and not every else 0
+    W = grid.size if every else 1
+    sums = np.zeros((W, n_batches, n))  # per batch and feature: sum of a(S+) - a(S) over its usable partitions
+    counts = np.zeros((n_batches, n))
+    align_sum, align_n = np.zeros(W), 0
+    pilot = []  # the pilot batches' usable masks and alignments at every width
+    pilot_score = np.zeros(grid.size)
+    gammas = None
+    chosen = 0 if grid.size == 1 else None
+    ws = _Workspace()
+    for b, B in enumerate(sizes):
+        rows = problem.draw()
+        Xr = Xs[rows]
+        layout, target = problem.target(rows)
+        Mm = random_subset_masks(rng, n, h, B)
+        extra = None
+        if n % 2 == 0 and h > 0:  # n even: the plus-subset is the complement plus one member k of S
+            extra = np.argmax(Mm * rng.random_sample(Mm.shape), axis=0)  # a uniform member of each S
+        usable = 1.0 - Mm  # j in S+ and not in S (k, added to S+, is in S)
+        widths_here = list(range(grid.size)) if (chosen is None or every) else [chosen]
+        a_m = {g: np.empty(B) for g in widths_here}
+        a_p = {g: np.empty(B) for g in widths_here}
+        # memory: cap the partitions evaluated at once (a subsample of 2,000 has 2e6 pairs)
+        step = max(1, int(BATCH_BUDGET // (layout.n_pairs * 4 * 6)))
+        if gammas is None:  # one width scale per iteration: the median distance of minus-subsets
+            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xr, layout, Mm, rng))
+        for c0 in range(0, B, step):
+            sl = slice(c0, min(B, c0 + step))
+            D2 = _sq_distances(Xr, layout, Mm[:, sl], extra[sl] if extra is not None else None, ws)
+            k = D2.shape[1] // 2
+            if width_scale == "subset_size" and h > 0:
+                # the plus-subsets hold h + 1 features: their squared width is (h + 1) / h that of the
+                # minus-subsets, i.e. their distances are scaled by h / (h + 1) at the same gamma
+                D2[:, k:] *= np.float32(h / (h + 1))
+            for g in widths_here:
+                a = _kernel_alignments(D2, gammas[g], target, estimator, ws)
+                a_m[g][sl] = a[:k]
+                a_p[g][sl] = a[k:]
+        if every:
+            for g in widths_here:
+                sums[g, b] = usable @ (a_p[g] - a_m[g])
+                align_sum[g] += a_m[g].sum() + a_p[g].sum()
+            counts[b] = usable.sum(axis=1)
+            align_n += 2 * B
+            continue
+        if chosen is None:  # a pilot batch of the width rule: keep every width's alignments
+            pilot.append((b, usable, a_m, a_p))
+            pilot_score += [np.r_[a_m[g], a_p[g]].mean() for g in widths_here]
+            if len(pilot) < n_pilot:
+                continue
+            chosen = int(np.argmax(pilot_score))
+            batches = [(pb, pu, pm[chosen], pp[chosen]) for pb, pu, pm, pp in pilot]
+        else:
+            batches = [(b, usable, a_m[chosen], a_p[chosen])]
+        for pb, pu, am, ap in batches:
+            sums[0, pb] = pu @ (ap - am)
+            counts[pb] = pu.sum(axis=1)
+            align_sum[0] += am.sum() + ap.sum()
+            align_n += am.size + ap.size
+    if not every:
+        c, se = _estimates(sums[0], counts)
+        return c, se, float(grid[chosen]), align_sum[0] / max(align_n, 1), _normal_scores(c, se, n_batches)
+    est = [_estimates(sums[g], counts) for g in range(W)]
+    Z = np.array([_normal_scores(c, se, n_batches) for c, se in est])  # (W, n)
+    best = np.argmax(Z, axis=0)
+    cols_ = np.arange(n)
+    c = np.array([e[0] for e in est])[best, cols_]
+    se = np.array([e[1] for e in est])[best, cols_]
+    # the largest of W scores: Bonferroni over the grid (log-space so that large scores keep their order)
+    z = _bonferroni_scores(Z[best, cols_], W)
+    top = int(best[np.argmax(z)]) if n else 0
+    return c, se, float(grid[top]), align_sum[top] / max(align_n, 1), z
+
+
+def _n_batches(n_subsets, batch_size):
+    """Batches of one iteration: ``ceil(n_subsets / batch_size)``, at least ``MIN_BATCHES`` when possible."""
+    return int(min(n_subsets, max(math.ceil(n_subsets / batch_size), MIN_BATCHES)))
+
+
+def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
+    """Median squared distance of the first (at most) ``n_sets`` minus-subsets of a batch over (at most)
+    ``n_pairs`` random pairs of its subsample: the width scale of an iteration."""
+    P = layout.n_pairs
+    idx = np.sort(rng.choice(P, size=min(P, n_pairs), replace=False))
+    M = Mm[:, :n_sets]
+    # in chunks of pairs within TENSOR_CHUNK_BUDGET (whole on up to ~2,000 features: the exact iterations)
+    step = max(1, int(TENSOR_CHUNK_BUDGET // (8 * max(Xr.shape[1], 1))))
+    d2 = np.concatenate([
+        ((Xr[layout.ia[idx[i : i + step]]] - Xr[layout.ib[idx[i : i + step]]]) ** 2) @ M
+        for i in range(0, idx.size, step)
+    ])
+    return median_sq_distance(d2.ravel())
+
+
+# --- the screen: first-order contributions of every feature at once -------------------------------
+
+
+def _pair_blocks(X, ws, name="T"):
+    """Yield ``(offset, T_block)``: the per-feature squared differences of the float32 C-order ``X`` on
+    consecutive blocks of pairs in :class:`PairLayout` order (whole samples, about :data:`BLOCK_BYTES`
+    each), so that ``T`` is never formed whole (the exact iterations' :func:`_sq_distances` and the
+    screen's products both walk the pairs this way)."""
+    s, n = X.shape
+    rows = max(64, BLOCK_BYTES // (4 * max(n, 1)))
+    buf = ws.get(name, (rows + s, n))
+    o = a = 0
+    while a < s - 1:
+        first, r = a, 0
+        while a < s - 1 and r < rows:  # whole samples until the block holds `rows` pairs
+            r += s - a - 1
+            a += 1
+        yield o, buf[: _pair_rows32(X, first, a, buf)]
+        o += r
+
+
+def _alignment_gradients(K, target, estimator):
+    """Alignments ``a`` (``(B,)``) of a float32 stack of kernels ``K`` (``(P, B)``, pairs) and their
+    gradients ``da/dK_p`` (``(P, B)``, float64), for the forms of :func:`batched_alignments_f32`."""
+    lay = target.layout
+    m = lay.m
+    Kd = K.astype(np.float64)
+    k1 = np.asarray(lay.incidence @ Kd)  # (m, B) row sums without the diagonal
+    ia, ib = lay.ia, lay.ib
+    ssq = np.einsum("pb,pb->b", Kd, Kd)
+    if estimator == "biased":
+        num = target.lc_trace + 2.0 * (Kd.T @ target.lc_pairs)
+        row = 1.0 + k1
+        total = row.sum(axis=0)
+        kk = m + 2.0 * ssq - (2.0 / m) * np.einsum("ab,ab->b", row, row) + total**2 / m**2
+        d_num = 2.0 * target.lc_pairs[:, None]
+        d_kk = 4.0 * Kd - (4.0 / m) * (row[ia] + row[ib]) + 4.0 * total / m**2
+        norm_l = target.lc_norm
+    else:
+        num = 2.0 * (Kd.T @ target.w1_pairs)
+        s_k = k1.sum(axis=0)
+        c = 1.0 / ((m - 1) * (m - 2))
+        kk = 2.0 * ssq + c * s_k**2 - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)
+        d_num = 2.0 * target.w1_pairs[:, None]
+        d_kk = 4.0 * Kd + 4.0 * c * s_k - (4.0 / (m - 2)) * (k1[ia] + k1[ib])
+        norm_l = math.sqrt(max(target.ll1, 0.0))
+    kk = np.maximum(kk, 0.0)  # clip round-off: a squared norm
+    ok = (kk > 0) & (norm_l > 0)
+    root = np.sqrt(np.where(ok, kk, 1.0))
+    a = np.where(ok, num / (root * (norm_l if norm_l > 0 else 1.0)), 0.0)
+    # d(num / sqrt(kk) / |L|) = d_num / (sqrt(kk) |L|) - a d_kk / (2 kk)
+    grad = d_num / (root * (norm_l if norm_l > 0 else 1.0)) - (a / (2.0 * np.where(ok, kk, 1.0))) * d_kk
+    grad[:, ~ok] = 0.0
+    return a, grad
+
+
+def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
+    """One screening pass over ``cols``: first-order contributions, standard errors, width, mean alignment.
+
+    By definition 4.2.1 of the thesis, ``c_j = E[a(S u {j}) - a(S)]`` over
+    uniform random ``S`` of ``floor(n/2)`` features without ``j`` (``S u {j}`` is
+    then uniform over the larger subsets holding ``j``). With the feature
+    weights ``w`` of the kernel ``exp(-gamma sum_i w_i T_i)`` (``T_i`` the
+    squared differences of feature ``i``), adding ``j`` moves ``w_j`` from 0 to
+    1, so to first order ``a(S u {j}) - a(S) = da/dw_j`` at ``w = 1_S``:
+    ``-gamma sum_p (da/dK_p) K_p T_pj``. One random half ``S`` thus gives this
+    paired difference for every feature at once (for the members of ``S`` the
+    derivative at their inclusion, equal to first order), at the cost of two
+    matrix products with ``T``, instead of one difference shared by all the
+    members of ``S+`` (whose spread grows with the effects of all the other
+    features). The second-order remainder is of relative size
+    ``gamma T ~ 1 / n`` (the width grows with the subset).
+
+    Returns ``(c, se, width, mean_alignment)`` as :func:`_iteration`.
+    """
+    Xs = problem.X[:, cols]
+    n = cols.size
+    h = max(1, n // 2)
+    n_batches = _n_batches(n_sets, batch_size)
+    sizes = np.diff(np.round(np.linspace(0, n_sets, n_batches + 1)).astype(int))
+    grid = np.atleast_1d(np.asarray(width, dtype=float))
+    sums = np.zeros((n_batches, n))
+    counts = np.zeros((n_batches, n))
+    gammas = chosen = None
+    align_sum, align_n = 0.0, 0
+    ws = _Workspace()
+    for b, B in enumerate(sizes):
+        rows = problem.draw()
+        X = np.ascontiguousarray(Xs[rows], dtype=np.float32)
+        layout, target = problem.target(rows)
+        M = random_subset_masks(rng, n, h, B).astype(np.float32)
+        if gammas is None:  # one width scale per iteration: the median distance of the random halves
+            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xs[rows], layout, M, rng))
+        D2 = ws.get("D2", (layout.n_pairs, B))
+        for o, T in _pair_blocks(X, ws):
+            np.matmul(T, M, out=D2[o : o + T.shape[0]])
+        np.maximum(D2, 0.0, out=D2)  # clip round-off
+        if chosen is None:  # a grid: the width of largest mean alignment on the first batch
+            scores = [_kernel_alignments(D2, g, target, estimator, ws).mean() for g in gammas]
+            chosen = int(np.argmax(scores)) if grid.size > 1 else 0
+        gamma = gammas[chosen]
+        K = np.exp(np.multiply(D2, np.float32(-gamma)))
+        a, grad = _alignment_gradients(K, target, estimator)
+        # d a / d w_j = sum_p G_p T_pj for each half; only their sum over the batch's halves is needed, so
+        # the halves are summed before the product (one matrix-vector product with T)
+        Gs = (grad * K * -gamma).sum(axis=1).astype(np.float32)
+        sums[b] = _transpose_product(X, ws, Gs[:, None])[:, 0]
+        counts[b] = B
+        align_sum += a.sum()
+        align_n += a.size
+    c, se = _estimates(sums, counts)
+    return c, se, float(grid[chosen]), align_sum / max(align_n, 1)
+
+
+def _transpose_product(X, ws, V):
+    """``T' V`` (float64, ``(n, k)``) for the pair differences ``T`` of ``X`` and ``V`` (``(P, k)``, float32),
+    walking the pairs in blocks."""
+    out = np.zeros((X.shape[1], V.shape[1]))
+    for o, T in _pair_blocks(X, ws):
+        out += T.T @ V[o : o + T.shape[0]]
+    return out
+
+
+def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rng):
+    """Normal scores of the first-order contributions of every feature of ``X`` for each label vector of
+    ``ys`` (``(L, n_samples)``), as in :func:`_screen_iteration` but with every label vector on the same
+    subsamples (uniform, whatever the labels) and random halves, so that the real labels and their
+    permutations are exchangeable under the null. Returns ``(L, n_features)``."""
+    m, n = X.shape
+    L = ys.shape[0]
+    h = max(1, n // 2)
+    n_batches = _n_batches(n_sets, batch_size)
+    sizes = np.diff(np.round(np.linspace(0, n_sets, n_batches + 1)).astype(int))
+    # running sums over the batches (not the per-batch sums: (n_batches, L, n) would dominate the memory of
+    # a wide fit): the batch sums, their squares and the batch sizes give c and its standard error exactly as
+    # _estimates does
+    s1 = np.zeros((L, n))
+    s2 = np.zeros((L, n))
+    s1c = np.zeros((L, n))
+    gamma = None
+    ws = _Workspace()
+    for b, B in enumerate(sizes):
+        rows = np.sort(rng.choice(m, s, replace=False))
+        Xb = np.ascontiguousarray(X[rows], dtype=np.float32)
+        layout = PairLayout(s)
+        M = random_subset_masks(rng, n, h, B).astype(np.float32)
+        if gamma is None:
+            gamma = 1.0 / (2.0 * width**2 * _median_sq_distance(X[rows], layout, M, rng))
+        D2 = ws.get("D2", (layout.n_pairs, B))
+        for o, T in _pair_blocks(Xb, ws):
+            np.matmul(T, M, out=D2[o : o + T.shape[0]])
+        np.maximum(D2, 0.0, out=D2)
+        K = np.exp(np.multiply(D2, np.float32(-gamma)))
+        V = np.zeros((layout.n_pairs, L), dtype=np.float32)
+        for i in range(L):
+            yb = ys[i, rows]
+            if np.all(yb == yb[0]):
+                # one label on the whole subsample (uniform rows can draw a single class): its centred label
+                # kernel is zero, so the subsample says nothing about any feature: contribution 0, for the
+                # real labels and a permutation alike (they stay exchangeable)
+                continue
+            _, grad = _alignment_gradients(K, CenteredTarget(label_kernel(yb, kind=kind), layout), estimator)
+            V[:, i] = (grad * K * -gamma).sum(axis=1)
+        batch = _transpose_product(Xb, ws, V).T  # (L, n)
+        s1 += batch
+        s2 += batch**2
+        s1c += batch * B
+    C, C2 = float(sizes.sum()), float((sizes.astype(float) ** 2).sum())
+    c = s1 / C
+    # sum_b (sums_b - c B_b)^2 = sum sums_b^2 - 2 c sum sums_b B_b + c^2 sum B_b^2
+    resid2 = np.maximum(s2 - 2.0 * c * s1c + c**2 * C2, 0.0)
+    se = np.sqrt(n_batches / (n_batches - 1) * resid2) / C
+    return np.array([_normal_scores(c[i], se[i], n_batches) for i in range(L)])

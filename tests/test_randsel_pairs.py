@@ -1,0 +1,104 @@
+"""randSel's second-order screen: the label's squared correlation with pairwise products of features."""
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_limits
+
+from fscompbio.datasets import make_dataset
+from fscompbio.selection import RandSel
+from fscompbio.selection._pair_screen import centred_label_columns, pair_product_screen
+
+
+def brute_force(X, y, diagonal=True):
+    """Every pair's squared correlation of the centred label with the product of the standardised columns."""
+    Z = (X - X.mean(0)) / X.std(0)
+    Yc = centred_label_columns(y)
+    out = {}
+    pairs = itertools.combinations_with_replacement(range(X.shape[1]), 2) if diagonal else \
+        itertools.combinations(range(X.shape[1]), 2)
+    for a, b in pairs:
+        p = Z[:, a] * Z[:, b]
+        out[(a, b)] = sum(np.corrcoef(Yc[:, q], p)[0, 1] ** 2 for q in range(Yc.shape[1]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("target", ["binary", "multiclass", "regression"])
+def test_pair_screen_matches_brute_force(seed, target):
+    """The top pairs and their scores are those of a pair-by-pair computation (heavy-tailed columns, so that
+    the bounded block statistic and the exact one differ), whatever the blocks."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_t(3, size=(60, 14))
+    X[:, 3] *= 5.0
+    inter = X[:, 1] * X[:, 6]
+    y = {"binary": np.where(inter + rng.normal(size=60) > 0, 1, -1),
+         "multiclass": np.digitize(inter + rng.normal(size=60), [-1.0, 1.0]),
+         "regression": inter + rng.normal(size=60)}[target]
+    ref = brute_force(X, y)
+    best = sorted(ref.items(), key=lambda kv: -kv[1])[:5]
+    for budget in (10**9, 4 * 14 * 2):  # one block, and blocks of two columns
+        pairs, scores = pair_product_screen(X, y, n_pairs=5, block_budget=budget)
+        assert [tuple(p) for p in pairs.tolist()] == [k for k, _ in best], (budget, pairs, best)
+        np.testing.assert_allclose(scores, [v for _, v in best], rtol=1e-6, atol=1e-9)
+
+
+def test_second_order_term_of_the_alignment_is_the_pair_expansion():
+    """y_c' (D o D) y_c (the gamma^2 / 2 coefficient of y_c' exp(-gamma D) y_c) equals the sum over feature
+    pairs of 4 (y_c' x_f x_g)^2 + 2 (y_c' x_f^2)(y_c' x_g^2) - 4 (y_c' x_f^2 x_g)(y_c' x_g)
+    - 4 (y_c' x_g^2 x_f)(y_c' x_f), and the first-order one -y_c' D y_c = 2 sum_f (y_c' x_f)^2."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(25, 5))
+    y = rng.normal(size=25)
+    yc = y - y.mean()
+    D = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    assert np.isclose(-yc @ D @ yc, 2 * ((yc @ X) ** 2).sum())
+    lin, sq = yc @ X, yc @ X**2
+    pair = np.einsum("i,if,ig->fg", yc, X, X)
+    sq_lin = np.einsum("i,if,ig->fg", yc, X**2, X)  # y_c' (x_f^2 x_g)
+    expansion = 4 * pair**2 + 2 * np.outer(sq, sq) - 4 * sq_lin * lin[None, :] - 4 * sq_lin.T * lin[:, None]
+    assert np.isclose(yc @ (D * D) @ yc, expansion.sum())
+    # and numerically, the second derivative at gamma = 0
+    g = 1e-3
+    f = [yc @ np.exp(-t * D) @ yc for t in (-g, 0.0, g)]
+    assert np.isclose((f[2] - 2 * f[1] + f[0]) / g**2, yc @ (D * D) @ yc, rtol=1e-3)
+
+
+def permuted_xor(seed, n_features, n_samples=None):
+    ds = make_dataset("xor", random_state=seed, n_features=n_features, n_samples=n_samples)
+    perm = np.random.default_rng(1000 + seed).permutation(n_features)
+    return ds.X[:, perm], ds.y, set(np.flatnonzero(np.isin(perm, ds.relevant)).tolist())
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_xor_pair_survives_the_screen_and_ranks_on_top(seed):
+    """XOR 300 x 1,500 (columns permuted): the second-order screen's best pair is the XOR pair, both members
+    survive the first-order screen, and the exact iterations rank them top 2."""
+    X, y, rel = permuted_xor(seed, 1500)
+    sel = RandSel(random_state=seed, n_features_to_select=2).fit(X, y)
+    assert set(sel.screen_pairs_[0].tolist()) == rel
+    assert sel.screened_.any() and rel <= set(sel.support_history_[int(sel.screened_.sum())].tolist())
+    assert set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == rel
+
+
+def test_no_pair_screen_up_to_screen_above_or_when_disabled():
+    X, y, _ = permuted_xor(0, 600, n_samples=100)
+    assert RandSel(random_state=0, screen_above=None, n_subsets=50).fit(X[:, :40], y).screen_pairs_.shape == (0, 2)
+    sel = RandSel(random_state=0, screen_pairs=0, n_features_to_select=2, screen_subsets=20).fit(X, y)
+    assert sel.screen_pairs_.shape == (0, 2)
+
+
+@pytest.mark.slow
+def test_xor_300x10000_five_seeds():
+    """XOR 300 x 10,000 (columns permuted), defaults, seeds 0-4: the pair in the top 2 in every seed."""
+    hits, times = 0, []
+    with threadpool_limits(1):
+        for seed in range(5):
+            X, y, rel = permuted_xor(seed, 10_000)
+            t = time.process_time()
+            sel = RandSel(random_state=seed, n_features_to_select=2).fit(X, y)
+            times.append(time.process_time() - t)
+            hits += set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == rel
+    assert hits == 5, (hits, times)
