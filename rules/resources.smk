@@ -88,7 +88,7 @@ def selector_work(method, params, m, n):
     if method.startswith("stabsel_"):
         return p["n_bootstraps"] * mn
     if method == "randsel":
-        from fscompbio.selection._randsel import auto_n_subsets, auto_subsample
+        from fscompbio.selection._randsel_passes import auto_n_subsets, auto_subsample
 
         sub = p["subsample"]
         s = auto_subsample(m) if sub == "auto" else (sub * m if isinstance(sub, float) and sub <= 1 else sub)

@@ -42,7 +42,9 @@ METHODS = {
     "linear_rfe": MethodSpec("fscompbio.selection:LinearRFE", {}, None, "Lin-RFE"),
     "random": MethodSpec("fscompbio.selection:RandomSelector", {"n_features_to_select": 0.1}, "support", "Rand"),
     # chapter 4 (non-linear; figures 4.4-4.9): randSel, Gaussian SVM-RFE, FoHSIC, BaHSIC
-    "randsel": MethodSpec("fscompbio.selection:RandSel", {}, None, "randSel", own_model=True),
+    # the archived runs' settings (fscompbio.selection.ARCHIVED_RANDSEL: before the width fix and the pair screen)
+    "randsel": MethodSpec("fscompbio.selection:RandSel", {"width_scale": "minus", "screen_pairs": 0}, None, "randSel",
+                          own_model=True),
     "gaussian_rfe": MethodSpec("fscompbio.selection:KernelRFE", {}, None, "RFE"),
     "fohsic": MethodSpec("fscompbio.selection:FoHSIC", {}, None, "FoHSIC"),
     "bahsic": MethodSpec("fscompbio.selection:BaHSIC", {}, None, "BaHSIC"),

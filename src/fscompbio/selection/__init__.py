@@ -19,6 +19,7 @@ _EXPORTS = {
     "RandSel": "._randsel",
     "expected_contributions": "._randsel",
     "EmptySelectionWarning": "._randsel",
+    "ARCHIVED_RANDSEL": "._randsel",
     "AnticorrelationWeighting": "._anticorrelation",
     # regression (Sun, Yao & Goodison 2015) and its peer HSIC Lasso (optional pyHSICLasso)
     "LocalLearningRegression": "._local_learning",

@@ -47,10 +47,17 @@ from ._ranking import ranking_from_order, top_k_mask
 __all__ = [
     "RandSel",
     "EmptySelectionWarning",
+    "ARCHIVED_RANDSEL",
     "expected_contributions",
     "random_subset_masks",
     "balanced_subsample",
 ]
+
+
+#: the randSel settings of the workflow's archived runs, made before the width fix (``width_scale="subset_size"``)
+#: and the pair screen (``screen_pairs``) became the defaults: the workflow's randSel jobs keep them, so that the
+#: code reproduces its archived results byte for byte, until those runs are made again with the new defaults
+ARCHIVED_RANDSEL = {"width_scale": "minus", "screen_pairs": 0}
 
 
 class EmptySelectionWarning(UserWarning):
