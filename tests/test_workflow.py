@@ -200,16 +200,19 @@ def test_claims_has_one_row_per_claim_with_a_verdict(workflow_run):
     """The claims rule evaluates every claim of fscompbio.claims on the tiny run's own tables."""
     from fscompbio.claims import CLAIMS, NOT_EVALUATED, VERDICTS
 
-    table = pd.read_csv(workflow_run / "figures" / "claims.csv")
+    table = pd.read_csv(workflow_run / "figures" / "claims.csv", keep_default_na=False)
     assert list(table["id"]) == [c.id for c in CLAIMS]
     assert set(table["verdict"]) <= set(VERDICTS), set(table["verdict"])
     # the tiny run makes the six synthetic sets of chapter 3: their claims are evaluated, not skipped
     verdicts = table.set_index("id")["verdict"]
     assert verdicts["kta_more_consistent"] != NOT_EVALUATED
-    # over two draws of the synthetic sets (tests/workflow: draws.n = 2)
+    # over two draws of the synthetic sets (tests/workflow: draws.n = 2); draw 1 runs fewer outer folds, so it
+    # is a replication beside the headline, never pooled into it
     rows = table.set_index("id")
-    assert rows.loc["kta_more_consistent", "draws"].endswith("of 2 draws")
-    assert "Draw 1: " in rows.loc["kta_more_consistent", "numbers"]
+    assert rows.loc["kta_more_consistent", "replication"].startswith("1 draw with ")
+    assert rows.loc["kta_more_consistent", "draws"] == ""
+    assert "Replications: Draw 1 (" in rows.loc["kta_more_consistent", "numbers"]
+    assert rows.loc["kta_more_consistent", "verdict_by_reading"].startswith("width_grid=relative: ")
     assert (workflow_run / "results" / "chapter3" / "summary" / "xor_draw1.csv").is_file()
     assert "Verdicts: " in (workflow_run / "figures" / "claims.md").read_text()
 
@@ -291,7 +294,7 @@ def test_changed_seed_changes_the_claims_numbers_with_no_edit(workflow_run, tmp_
     # the tiny run has two of the four methods: the claims that need the others are not evaluated in either
     evaluated = theirs.index[theirs["verdict"] != NOT_EVALUATED]
     assert "ch4_fake_class_at_chance" in evaluated
-    assert (ours.loc[evaluated, "draws"] != "").all()  # two draws each
+    assert (ours.loc[evaluated, "replication"] != "").all()  # two draws each: draw 1 a replication
     assert (ours.loc[evaluated, "numbers"] != theirs.loc[evaluated, "numbers"]).all(), theirs.loc[evaluated]
 
 
