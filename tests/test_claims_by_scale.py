@@ -3,6 +3,7 @@ and docs/claims_by_scale.md are the generated ones, every verdict that changes w
 (and no other claim has one), and a kept quick run edited by hand is refused."""
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -41,7 +42,9 @@ def test_every_thesis_verdict_in_the_page_is_the_archive_s():
     assert len(rows) == len(thesis)
     for cells in rows:
         claim = cells[1].strip().strip("`")
-        assert cells[4].strip().split(" (")[0] == thesis.loc[claim, "verdict"], claim
+        # "holds (2 of 3), robust: yes": the verdict, then its draws and its robustness
+        assert re.split(r" \(|, robust", cells[4].strip())[0] == thesis.loc[claim, "verdict"], claim
+        assert f"robust: {thesis.loc[claim, 'robust']}" in cells[4] or not thesis.loc[claim, "robust"], claim
 
 
 def test_a_changed_verdict_needs_a_diagnosis_and_only_a_changed_one_has_one():
