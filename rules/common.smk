@@ -138,6 +138,26 @@ def fold_groups(section, dataset):
     return [(a, min(a + k, n) - 1) for a in range(0, n, k)]
 
 
+def method_groups(section):
+    """The fold jobs' methods: each group of ``method_groups`` runs in one job (a rule of its own), every other
+    method of the chapter in a job of its own (the chapter's fold rule, one method per job). A grouped method
+    that the chapter does not run (not in ``methods``) is left out of its group."""
+    cfg = config[section]
+    groups = [[m for m in g if m in cfg["methods"]] for g in cfg.get("method_groups") or []]
+    flat = [m for g in groups for m in g]
+    twice = sorted({m for m in flat if flat.count(m) > 1})
+    if twice:
+        files = ", ".join(map(str, workflow.configfiles)) or "the config"
+        raise ValueError(f"{files}: config key {section}.method_groups: {twice} in more than one group")
+    return [g for g in groups if g]
+
+
+def single_methods(section):
+    """The methods of a chapter that run one method per fold job (in no group of ``method_groups``)."""
+    grouped = {m for g in method_groups(section) for m in g}
+    return [m for m in config[section]["methods"] if m not in grouped]
+
+
 def fold_files(section, chapter, dataset, suffix="json"):
     """Every fold-job output of one data set: per method and group of outer folds (all model selections inside)."""
     cfg = config[section]
@@ -258,25 +278,20 @@ def feature_fold_files(chapter):
     return files
 
 
-def fold_params(chapter, short):
-    """The params of the fold jobs of a chapter (ch3_fold, ch4_fold), the settings of its config section and
-    the seeds of fscompbio.evaluation.fold_seeds (params rerun a job when they change)."""
+def fold_params(chapter, short, methods=None):
+    """The params of a chapter's fold jobs (ch3_fold, ch4_fold: one method, the ``{short}_method`` wildcard; or
+    a group rule of ``method_groups``: ``methods``, each per-method value then a dict by method), the settings
+    of its config section and the seeds of fscompbio.evaluation.fold_seeds (params rerun a job when they
+    change)."""
     cfg = config[chapter]
 
     def folds(wc):
         return list(range(int(getattr(wc, f"{short}_first")), int(getattr(wc, f"{short}_last")) + 1))
 
-    def seeds(wc, which):
-        return [
-            getattr(fold_seeds(config["seed"], chapter, wc.dataset, getattr(wc, f"{short}_method"), f), which)
-            for f in folds(wc)
-        ]
+    def seeds(wc, method, which):
+        return [getattr(fold_seeds(config["seed"], chapter, wc.dataset, method, f), which) for f in folds(wc)]
 
-    return dict(
-        method=lambda wc: getattr(wc, f"{short}_method"),
-        selector=lambda wc: selector_params(chapter, getattr(wc, f"{short}_method"), wc.dataset),
-        # every applicable model selection reads the same selector fit (a paired comparison)
-        model_selection=lambda wc: model_selections_for(getattr(wc, f"{short}_method"), cfg["model_selection"]),
+    shared = dict(
         folds=folds,
         outer_folds=cfg["outer_folds"],
         svm_C=cfg["svm_C"],
@@ -284,8 +299,25 @@ def fold_params(chapter, short):
         kta=cfg["kta"],
         cv=cfg["cv"],
         # the outer folds of a data set, shared by every method of both chapters (so the chapters compare)
-        folds_seed=lambda wc: fold_seeds(config["seed"], chapter, wc.dataset, getattr(wc, f"{short}_method"), 0).outer,
-        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job)
-        seeds=lambda wc: seeds(wc, "selector"),
-        inner_seeds=lambda wc: seeds(wc, "inner"),
+        folds_seed=lambda wc: fold_seeds(config["seed"], chapter, wc.dataset, "", 0).outer,
+    )
+    if methods is not None:  # one job runs every method of the group, each exactly as its own job would
+        return dict(
+            methods=list(methods),
+            selector=lambda wc: {m: selector_params(chapter, m, wc.dataset) for m in methods},
+            model_selection={m: model_selections_for(m, cfg["model_selection"]) for m in methods},
+            **shared,
+            seeds=lambda wc: {m: seeds(wc, m, "selector") for m in methods},
+            inner_seeds=lambda wc: {m: seeds(wc, m, "inner") for m in methods},
+        )
+    method = lambda wc: getattr(wc, f"{short}_method")
+    return dict(
+        method=method,
+        selector=lambda wc: selector_params(chapter, method(wc), wc.dataset),
+        # every applicable model selection reads the same selector fit (a paired comparison)
+        model_selection=lambda wc: model_selections_for(method(wc), cfg["model_selection"]),
+        **shared,
+        # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job or method_groups)
+        seeds=lambda wc: seeds(wc, method(wc), "selector"),
+        inner_seeds=lambda wc: seeds(wc, method(wc), "inner"),
     )

@@ -373,6 +373,21 @@ COSTS = {
 }
 
 
+def register_fold_group_cost(rule_name, chapter, short, methods):
+    """The cost of a fold job running a group of methods (method_groups): the sum of its methods' CPU times, the
+    largest of their peak memories."""
+
+    def cost(wc):
+        n_folds = int(getattr(wc, f"{short}_last")) - int(getattr(wc, f"{short}_first")) + 1
+        seconds = [fold_seconds(chapter, wc.dataset, m, n_folds) for m in methods]
+        # one start-up (FOLD_BASE_SECONDS) for the whole job
+        return sum(seconds) - FOLD_BASE_SECONDS * (len(methods) - 1), max(
+            fold_mem_mb(chapter, wc.dataset, m) for m in methods
+        )
+
+    COSTS[rule_name] = cost
+
+
 def mem_of(rule_name):
     """The ``mem_mb`` callable of a rule: its modelled peak memory (COSTS) with the margin."""
 

@@ -1,4 +1,5 @@
-"""Write one data set in the .npz format: a registered synthetic set, or a configured CSV matrix."""
+"""Write one data set in the .npz format: a registered synthetic set, or a configured CSV matrix; or every
+synthetic set of the synthetic_datasets rule, each with its own seed."""
 
 import logging
 
@@ -11,23 +12,33 @@ import numpy as np  # noqa: E402
 from fscompbio.datasets import load_csv_dataset, make_dataset, save_dataset, top_variance  # noqa: E402
 from fscompbio.evaluation import task_error  # noqa: E402
 
-name = snakemake.wildcards.dataset
-csv = snakemake.params.csv
-if csv:
-    ds = load_csv_dataset(snakemake.input[0], label_column=csv["label_column"], id_column=csv["id_column"],
+
+def write(ds, path):
+    save_dataset(ds, path)
+    logging.info("%s: X %s, %d relevant, task %s", ds.name, ds.X.shape, ds.relevant.size, ds.task)
+
+
+def csv_dataset(name, csv, path):
+    ds = load_csv_dataset(path, label_column=csv["label_column"], id_column=csv["id_column"],
                           positive_label=csv["positive_label"], task=csv["task"], name=name)
     # chapters 3 and 4 need two classes: refuse any other label here, before a fold job starts
     binary_stages = [s for s in ("chapter3", "chapter4") if name in snakemake.config[s]["datasets"]]
     if binary_stages and ds.task != "binary":
         detail = (f"{np.unique(ds.y).size} classes" if ds.task == "multiclass" else
                   f"{np.unique(ds.y).size} distinct values from {ds.y.min():g} to {ds.y.max():g}")
-        raise ValueError(task_error(f"{snakemake.input[0]}: column {csv['label_column']!r}", ds.task, binary_stages,
-                                    detail))
+        raise ValueError(task_error(f"{path}: column {csv['label_column']!r}", ds.task, binary_stages, detail))
     if csv["max_features"] is not None and csv["max_features"] < ds.n_features:
         n_before = ds.n_features
         ds = top_variance(ds, csv["max_features"])
         logging.info("%s: kept the %d of %d features of highest variance (label-blind)", name, ds.n_features, n_before)
+    return ds
+
+
+if snakemake.rule == "synthetic_datasets":  # every synthetic set, each with the seed its own job would have
+    for name, seed in snakemake.params.seeds.items():
+        write(make_dataset(name, random_state=seed), snakemake.output[name])
+elif snakemake.params.csv:
+    name = snakemake.wildcards.dataset
+    write(csv_dataset(name, snakemake.params.csv, snakemake.input[0]), snakemake.output[0])
 else:
-    ds = make_dataset(name, random_state=snakemake.params.seed)
-save_dataset(ds, snakemake.output[0])
-logging.info("%s: X %s, %d relevant, task %s", ds.name, ds.X.shape, ds.relevant.size, ds.task)
+    write(make_dataset(snakemake.wildcards.dataset, random_state=snakemake.params.seed), snakemake.output[0])

@@ -1,0 +1,64 @@
+"""Fewer, larger jobs: grouping work into one job (chapters 3 and 4's method_groups, datasets.synthetic_one_job)
+changes how many jobs run, never which files the workflow writes (a forced dry run of the quick config with
+and without the grouping); per-fold seeds do not depend on the grouping, so the files' content does not either
+(tests/test_evaluate_reproduces_workflow.py runs the folds themselves)."""
+
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+# the quick config with every grouping turned off: a job per method, per synthetic set
+UNGROUPED = {"chapter3": {"method_groups": []}, "chapter4": {"method_groups": []},
+             "datasets": {"synthetic_one_job": False}}
+
+
+def _dry_run(workdir, overrides=None):
+    """{rule: job count} and the set of output files of a forced dry run of the quick config."""
+    configs = [REPO / "config.yaml"]
+    if overrides:
+        configs.append(workdir / "overrides.yaml")
+        configs[-1].write_text(yaml.safe_dump(overrides))
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
+           "--forceall", "--dry-run", "--configfile", *map(str, configs)]
+    run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    rules, outputs = Counter(), set()
+    for line in run.stdout.splitlines():
+        m = re.match(r"^(?:local)?rule (\w+):$", line)
+        if m:
+            rules[m.group(1)] += 1
+        elif line.startswith("    output: "):
+            outputs.update(line.split(": ", 1)[1].split(", "))
+    return rules, outputs
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    grouped = _dry_run(tmp_path_factory.mktemp("grouped"))
+    ungrouped = _dry_run(tmp_path_factory.mktemp("ungrouped"), UNGROUPED)
+    return grouped, ungrouped
+
+
+def test_grouping_writes_the_same_files(runs):
+    (_, grouped), (_, ungrouped) = runs
+    assert grouped == ungrouped
+    assert any(f.startswith("results/chapter3/folds/xor/stabsel_lpboost/") for f in grouped)
+
+
+def test_grouping_runs_fewer_jobs(runs):
+    (grouped, _), (ungrouped, _) = runs
+    # chapter 3: one job per (data set, group of folds) for all six methods; chapter 4 the same for its four
+    assert grouped["ch3_fold_group1"] * 6 == ungrouped["ch3_fold"] and "ch3_fold" not in grouped
+    assert grouped["ch4_fold_group1"] * 4 == ungrouped["ch4_fold"] and "ch4_fold" not in grouped
+    # every synthetic set and draw in one job; the CSV matrices keep one job each (their file is the input)
+    n_csv = len(yaml.safe_load((REPO / "config.yaml").read_text())["datasets"]["csv"])
+    assert grouped["synthetic_datasets"] == 1 and "synthetic_datasets" not in ungrouped
+    assert grouped["dataset"] == n_csv and ungrouped["dataset"] > n_csv + 20  # 14 sets and their draws
+    assert sum(grouped.values()) < sum(ungrouped.values()) - 200
