@@ -4,7 +4,6 @@ The planted sets put their relevant features at random columns (permuted), and e
 several seeds.
 """
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -124,24 +123,21 @@ def test_screen_schedule_history_and_determinism():
 def test_planted_200x5000_defaults():
     """200 x 5,000 with ten planted mean shifts and an XOR pair, defaults, seeds 0-2: all ten shifted
     features in the top 50 (as many as f_classif's top 50 holds), at least ten of them selected in the three
-    fits and at least three in two of them, at most one irrelevant feature selected in the three fits,
-    within 8 s of CPU per fit (single-threaded, with the permutation test of selected_). Seeds 0-7 select
+    fits and at least three in two of them, at most one irrelevant feature selected in the three fits
+    (single-threaded, with the permutation test of selected_; bench/bench_randsel_wide.py times it). Seeds 0-7 select
     2, 4, 5, 6, 6, 7, 5, 3 shifted features and no irrelevant one (the permutation test's power varies
     with its draw of permutations)."""
     false, n_found = [], []
     with threadpool_limits(1):
         for seed in range(3):
             X, y, pair, marg = planted(seed=seed)
-            t = time.process_time()
             sel = RandSel(random_state=seed).fit(X, y)
-            dt = time.process_time() - t
             found = len(top(sel, 50) & set(marg.tolist()))
             f_found = len(set(np.argsort(-f_classif(X, y)[0])[:50].tolist()) & set(marg.tolist()))
             assert found >= min(f_found, 10), (seed, found, f_found)
             chosen = set(sel.selected_.tolist())
             n_found.append(len(chosen & set(marg.tolist())))
             false.append(len(chosen - set(marg.tolist()) - set(pair.tolist())))
-            assert dt < 8.0, (seed, dt)  # 4.8 s on a shared machine without the pair screen, 5.9 s with it
     assert sum(n_found) >= 10 and sum(k >= 3 for k in n_found) >= 2, n_found
     assert sum(false) <= 1, false  # family-wise level 0.05 per fit: rarely one irrelevant feature in 3 fits
 
