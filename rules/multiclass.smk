@@ -25,21 +25,6 @@ wildcard_constraints:
     mc_fold="[0-9]+",
 
 
-def mc_members(wc):
-    """Every fold of a grouped job's data set, in the order of its outputs, with its own seeds."""
-    return [
-        {
-            "method": m,
-            "model_selection": s,
-            "fold": k,
-            "params": MC["selectors"][m],
-            "seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k),
-            "inner_seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k, "inner"),
-        }
-        for m, s, k in MC_MEMBERS
-    ]
-
-
 if MC["group_jobs"]:
     # one job per data set: every (method, model selection, outer fold) on it, each written apart as below
 
@@ -58,8 +43,18 @@ if MC["group_jobs"]:
             mem_mb=mem_of("mc_fold"),
             runtime=runtime_of("mc_fold"),
         params:
-            # the job's folds, in the order of its outputs (seeds as one job per fold derives them)
-            members=mc_members,
+            # the job's folds, in the order of its outputs, with the seeds one job per fold derives
+            members=lambda wc: [
+                {
+                    "method": m,
+                    "model_selection": s,
+                    "fold": k,
+                    "params": MC["selectors"][m],
+                    "seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k),
+                    "inner_seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k, "inner"),
+                }
+                for m, s, k in MC_MEMBERS
+            ],
             outer_folds=MC["outer_folds"],
             widths=MC["widths"],
             kta=MC["kta"],

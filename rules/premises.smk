@@ -7,16 +7,6 @@
 PREMISE_SETS = [d for d in CH3["datasets"] if d in _REGISTRY]
 
 
-def premise_params(name):
-    """The folds and seeds of the premise of data set ``name`` (a draw's own, whatever the grouping)."""
-    return {
-        # chapter 3's outer folds (the same seed), the ones it runs
-        "folds_seed": derive_seed(config["seed"], "chapter3", name, "outer"),
-        "folds_run": folds_run("chapter3", name),
-        "seed": derive_seed(config["seed"], "premise", name),
-    }
-
-
 if CH3["premises"]["group_jobs"]:
     # one job per synthetic set: the premise of each of its draws (chapter3.draws.n), each written apart
 
@@ -38,10 +28,16 @@ if CH3["premises"]["group_jobs"]:
         params:
             outer_folds=CH3["outer_folds"],
             svm_C=CH3["svm_C"],
-            # the job's draws, in the order of its inputs and outputs
+            # the job's draws, in the order of its inputs and outputs, each with its own folds and seeds
             members=lambda wc: [
-                {"dataset": draw_name(wc.dataset, k), **premise_params(draw_name(wc.dataset, k))}
-                for k in range(CH3["draws"]["n"])
+                {
+                    "dataset": d,
+                    # chapter 3's outer folds (the same seed), the ones it runs
+                    "folds_seed": derive_seed(config["seed"], "chapter3", d, "outer"),
+                    "folds_run": folds_run("chapter3", d),
+                    "seed": derive_seed(config["seed"], "premise", d),
+                }
+                for d in [draw_name(wc.dataset, k) for k in range(CH3["draws"]["n"])]
             ],
         script:
             "../scripts/premise.py"

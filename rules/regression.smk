@@ -14,9 +14,8 @@ wildcard_constraints:
     reg_n="[0-9]+",
 
 
-def reg_points():
-    """(method, sample size) of every point of figR_2 on one data set, in the order of a grouped job's outputs."""
-    return [(m, n) for m in REG["methods"] for n in REG["sample_sizes"]]
+# (method, sample size) of every point of figR_2 on one data set, in the order of a grouped job's outputs
+REG_POINTS = [(m, n) for m in REG["methods"] for n in REG["sample_sizes"]]
 
 
 if REG["group_jobs"]:
@@ -24,8 +23,8 @@ if REG["group_jobs"]:
 
     rule reg_recovery:
         output:
-            result=[f"results/regression/recovery/{{reg_dataset}}/{m}/n{n}.json" for m, n in reg_points()],
-            timing=[f"results/regression/recovery/{{reg_dataset}}/{m}/n{n}.timing.json" for m, n in reg_points()],
+            result=[f"results/regression/recovery/{{reg_dataset}}/{m}/n{n}.json" for m, n in REG_POINTS],
+            timing=[f"results/regression/recovery/{{reg_dataset}}/{m}/n{n}.timing.json" for m, n in REG_POINTS],
         log:
             "logs/regression/recovery/{reg_dataset}.log",
         conda:
@@ -38,8 +37,7 @@ if REG["group_jobs"]:
             dataset=lambda wc: wc.reg_dataset,
             # the job's points, in the order of its outputs
             members=[
-                {"method": m, "n_samples": n, "selector": config["regression"]["selectors"][m]}
-                for m, n in reg_points()
+                {"method": m, "n_samples": n, "selector": config["regression"]["selectors"][m]} for m, n in REG_POINTS
             ],
             n_repeats=REG["n_repeats"],
             n_irrelevant=REG["n_irrelevant"],

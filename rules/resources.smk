@@ -336,7 +336,7 @@ def regression_cost(wc):
     reg = config["regression"]
     if not hasattr(wc, "reg_method"):
         return group_cost(
-            regression_cost, [dict(reg_dataset=wc.reg_dataset, reg_method=m, reg_n=n) for m, n in reg_points()]
+            regression_cost, [dict(reg_dataset=wc.reg_dataset, reg_method=m, reg_n=n) for m, n in REG_POINTS]
         )
     m = int(wc.reg_n)
     n = reg["figR_2"]["n_irrelevant"] + 4
