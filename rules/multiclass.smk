@@ -7,14 +7,16 @@
 validate(config["multiclass"], schema="../schemas/multiclass.schema.yaml")
 
 MC = config["multiclass"]
-# one fold file per (data set, method, model selection); the baseline has its own inner CV ("cv") only
-MC_FOLDS = [
-    f"results/multiclass/folds/{d}/{m}/{s}/fold{k}.json"
-    for d in MC["datasets"]
+# the (method, model selection, outer fold) of every fold of a data set; the baseline has its own inner CV
+# ("cv") only
+MC_MEMBERS = [
+    (m, s, k)
     for m in MC["methods"]
     for s in (["cv"] if m == "ovr_l1_logistic" else MC["model_selection"])
     for k in range(MC["outer_folds"])
 ]
+# one fold file per (data set, method, model selection, outer fold)
+MC_FOLDS = [f"results/multiclass/folds/{d}/{m}/{s}/fold{k}.json" for d in MC["datasets"] for m, s, k in MC_MEMBERS]
 
 
 wildcard_constraints:
@@ -23,35 +25,79 @@ wildcard_constraints:
     mc_fold="[0-9]+",
 
 
-rule mc_fold:
-    input:
-        "results/datasets/{dataset}.npz",
-    output:
-        result="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
-        timing="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.timing.json",
-    log:
-        "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=mem_of("mc_fold"),
-        runtime=runtime_of("mc_fold"),
-    params:
-        method=lambda wc: wc.mc_method,
-        model_selection=lambda wc: wc.mc_msel,
-        fold=lambda wc: int(wc.mc_fold),
-        outer_folds=MC["outer_folds"],
-        params=lambda wc: MC["selectors"][wc.mc_method],
-        widths=MC["widths"],
-        kta=MC["kta"],
-        cv=MC["cv"],
-        svm_C=MC["svm_C"],
-        folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
-        seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold),
-        inner_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"),
-    script:
-        "../scripts/evaluate_multiclass_fold.py"
+if MC["group_jobs"]:
+    # one job per data set: every (method, model selection, outer fold) on it, each written apart as below
+
+    rule mc_fold:
+        input:
+            "results/datasets/{dataset}.npz",
+        output:
+            result=[f"results/multiclass/folds/{{dataset}}/{m}/{s}/fold{k}.json" for m, s, k in MC_MEMBERS],
+            timing=[f"results/multiclass/folds/{{dataset}}/{m}/{s}/fold{k}.timing.json" for m, s, k in MC_MEMBERS],
+        log:
+            "logs/multiclass/folds/{dataset}.log",
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("mc_fold"),
+            runtime=runtime_of("mc_fold"),
+        params:
+            # the job's folds, in the order of its outputs, with the seeds one job per fold derives
+            members=lambda wc: [
+                {
+                    "method": m,
+                    "model_selection": s,
+                    "fold": k,
+                    "params": MC["selectors"][m],
+                    "seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k),
+                    "inner_seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k, "inner"),
+                }
+                for m, s, k in MC_MEMBERS
+            ],
+            outer_folds=MC["outer_folds"],
+            widths=MC["widths"],
+            kta=MC["kta"],
+            cv=MC["cv"],
+            svm_C=MC["svm_C"],
+            folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
+        script:
+            "../scripts/evaluate_multiclass_fold.py"
+
+else:
+    # one job per (data set, method, model selection, outer fold)
+
+    rule mc_fold:
+        input:
+            "results/datasets/{dataset}.npz",
+        output:
+            result="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.json",
+            timing="results/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.timing.json",
+        log:
+            "logs/multiclass/folds/{dataset}/{mc_method}/{mc_msel}/fold{mc_fold}.log",
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("mc_fold"),
+            runtime=runtime_of("mc_fold"),
+        params:
+            method=lambda wc: wc.mc_method,
+            model_selection=lambda wc: wc.mc_msel,
+            fold=lambda wc: int(wc.mc_fold),
+            outer_folds=MC["outer_folds"],
+            params=lambda wc: MC["selectors"][wc.mc_method],
+            widths=MC["widths"],
+            kta=MC["kta"],
+            cv=MC["cv"],
+            svm_C=MC["svm_C"],
+            folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
+            seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold),
+            inner_seed=lambda wc: derive_seed(
+                config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"
+            ),
+        script:
+            "../scripts/evaluate_multiclass_fold.py"
 
 
 rule mc_figM_1:

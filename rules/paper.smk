@@ -15,33 +15,67 @@ wildcard_constraints:
     p2_dataset="|".join(TP2["datasets"]),
 
 
-rule paper_tableP_2_method:
-    input:
-        "results/datasets/{p2_dataset}.npz",
-    output:
-        result="results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
-        timing="results/paper/tableP_2/{p2_dataset}/{p2_method}.timing.json",
-    log:
-        "logs/paper/tableP_2/{p2_dataset}/{p2_method}.log",
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=mem_of("paper_tableP_2_method"),
-        runtime=runtime_of("paper_tableP_2_method"),
-    params:
-        method=lambda wc: wc.p2_method,
-        selector=lambda wc: TP2["selectors"][wc.p2_method],
-        n_reshuffles=TP2["n_reshuffles"],
-        outer_folds=TP2["outer_folds"],
-        inner_folds=TP2["inner_folds"],
-        sizes=TP2["sizes"],
-        widths=TP2["widths"],
-        svm_C=TP2["svm_C"],
-        # the same reshuffles and folds for every method of a data set
-        seed=lambda wc: derive_seed(config["seed"], "paper", "tableP_2", wc.p2_dataset),
-    script:
-        "../scripts/evaluate_reshuffled_cv.py"
+if TP2["group_jobs"]:
+    # one job per data set: every method of table P.2 on it, each written apart as below
+
+    rule paper_tableP_2_method:
+        input:
+            "results/datasets/{p2_dataset}.npz",
+        output:
+            result=[f"results/paper/tableP_2/{{p2_dataset}}/{m}.json" for m in TP2["methods"]],
+            timing=[f"results/paper/tableP_2/{{p2_dataset}}/{m}.timing.json" for m in TP2["methods"]],
+        log:
+            "logs/paper/tableP_2/{p2_dataset}.log",
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("paper_tableP_2_method"),
+            runtime=runtime_of("paper_tableP_2_method"),
+        params:
+            # the job's methods, in the order of its outputs
+            members=[{"method": m, "selector": TP2["selectors"][m]} for m in TP2["methods"]],
+            n_reshuffles=TP2["n_reshuffles"],
+            outer_folds=TP2["outer_folds"],
+            inner_folds=TP2["inner_folds"],
+            sizes=TP2["sizes"],
+            widths=TP2["widths"],
+            svm_C=TP2["svm_C"],
+            # the same reshuffles and folds for every method of a data set
+            seed=lambda wc: derive_seed(config["seed"], "paper", "tableP_2", wc.p2_dataset),
+        script:
+            "../scripts/evaluate_reshuffled_cv.py"
+
+else:
+    # one job per (data set, method)
+
+    rule paper_tableP_2_method:
+        input:
+            "results/datasets/{p2_dataset}.npz",
+        output:
+            result="results/paper/tableP_2/{p2_dataset}/{p2_method}.json",
+            timing="results/paper/tableP_2/{p2_dataset}/{p2_method}.timing.json",
+        log:
+            "logs/paper/tableP_2/{p2_dataset}/{p2_method}.log",
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("paper_tableP_2_method"),
+            runtime=runtime_of("paper_tableP_2_method"),
+        params:
+            method=lambda wc: wc.p2_method,
+            selector=lambda wc: TP2["selectors"][wc.p2_method],
+            n_reshuffles=TP2["n_reshuffles"],
+            outer_folds=TP2["outer_folds"],
+            inner_folds=TP2["inner_folds"],
+            sizes=TP2["sizes"],
+            widths=TP2["widths"],
+            svm_C=TP2["svm_C"],
+            # the same reshuffles and folds for every method of a data set
+            seed=lambda wc: derive_seed(config["seed"], "paper", "tableP_2", wc.p2_dataset),
+        script:
+            "../scripts/evaluate_reshuffled_cv.py"
 
 
 rule paper_tableP_2:

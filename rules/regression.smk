@@ -14,29 +14,64 @@ wildcard_constraints:
     reg_n="[0-9]+",
 
 
-rule reg_recovery:
-    output:
-        result="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
-        timing="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.timing.json",
-    log:
-        "logs/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.log",
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=mem_of("reg_recovery"),
-        runtime=runtime_of("reg_recovery"),
-    params:
-        dataset=lambda wc: wc.reg_dataset,
-        method=lambda wc: wc.reg_method,
-        n_samples=lambda wc: int(wc.reg_n),
-        n_repeats=REG["n_repeats"],
-        n_irrelevant=REG["n_irrelevant"],
-        selector=lambda wc: config["regression"]["selectors"][wc.reg_method],
-        # the same draws for every method (the seed does not depend on the method)
-        seed=derive_seed(config["seed"], "regression", "figR_2"),
-    script:
-        "../scripts/evaluate_recovery.py"
+# (method, sample size) of every point of figR_2 on one data set, in the order of a grouped job's outputs
+REG_POINTS = [(m, n) for m in REG["methods"] for n in REG["sample_sizes"]]
+
+
+if REG["group_jobs"]:
+    # one job per data set: every (method, sample size) point of figR_2 on it, each written apart as below
+
+    rule reg_recovery:
+        output:
+            result=[f"results/regression/recovery/{{reg_dataset}}/{m}/n{n}.json" for m, n in REG_POINTS],
+            timing=[f"results/regression/recovery/{{reg_dataset}}/{m}/n{n}.timing.json" for m, n in REG_POINTS],
+        log:
+            "logs/regression/recovery/{reg_dataset}.log",
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("reg_recovery"),
+            runtime=runtime_of("reg_recovery"),
+        params:
+            dataset=lambda wc: wc.reg_dataset,
+            # the job's points, in the order of its outputs
+            members=[
+                {"method": m, "n_samples": n, "selector": config["regression"]["selectors"][m]} for m, n in REG_POINTS
+            ],
+            n_repeats=REG["n_repeats"],
+            n_irrelevant=REG["n_irrelevant"],
+            # the same draws for every method (the seed does not depend on the method)
+            seed=derive_seed(config["seed"], "regression", "figR_2"),
+        script:
+            "../scripts/evaluate_recovery.py"
+
+else:
+    # one job per (data set, method, sample size)
+
+    rule reg_recovery:
+        output:
+            result="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.json",
+            timing="results/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.timing.json",
+        log:
+            "logs/regression/recovery/{reg_dataset}/{reg_method}/n{reg_n}.log",
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("reg_recovery"),
+            runtime=runtime_of("reg_recovery"),
+        params:
+            dataset=lambda wc: wc.reg_dataset,
+            method=lambda wc: wc.reg_method,
+            n_samples=lambda wc: int(wc.reg_n),
+            n_repeats=REG["n_repeats"],
+            n_irrelevant=REG["n_irrelevant"],
+            selector=lambda wc: config["regression"]["selectors"][wc.reg_method],
+            # the same draws for every method (the seed does not depend on the method)
+            seed=derive_seed(config["seed"], "regression", "figR_2"),
+        script:
+            "../scripts/evaluate_recovery.py"
 
 
 rule reg_figR_2:

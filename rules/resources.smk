@@ -18,6 +18,7 @@ import csv
 import functools
 import gzip
 import math
+from types import SimpleNamespace
 
 RUNTIME_MARGIN = 3
 RUNTIME_MIN = 10  # minutes
@@ -27,6 +28,13 @@ MEM_MIN_MB = 1000
 # local rules (figures, tables, summaries: seconds on the submitting node, never a cluster job)
 LOCAL_MEM_MB = 1000
 LOCAL_RUNTIME = 10
+
+
+def group_cost(cost, members):
+    """(CPU seconds, peak MB) of a job that runs several items one after another (a config's group_jobs): the
+    items' ``cost`` (of a wildcards-like object each) summed, the largest of their peak memories."""
+    costs = [cost(SimpleNamespace(**m)) for m in members]
+    return sum(c[0] for c in costs), max(c[1] for c in costs)
 
 
 def runtime_minutes(seconds, attempt=1):
@@ -274,8 +282,11 @@ def randsel_run_cost(section_key):
 
 
 def paper_table_cost(wc):
-    """One method of table P.2: reshuffles x outer folds x (inner folds + 1) fits and the inner SVMs."""
+    """One method of table P.2: reshuffles x outer folds x (inner folds + 1) fits and the inner SVMs (a grouped
+    job: every method of its data set)."""
     tp = config["paper"]["tableP_2"]
+    if not hasattr(wc, "p2_method"):
+        return group_cost(paper_table_cost, [dict(p2_dataset=wc.p2_dataset, p2_method=m) for m in tp["methods"]])
     m_all, n = dataset_shape(wc.p2_dataset)
     m = m_all * (tp["outer_folds"] - 1) / tp["outer_folds"]
     fit = fit_seconds(wc.p2_method, tp["selectors"][wc.p2_method], m, n)
@@ -290,8 +301,13 @@ OVR_LOGISTIC_SECONDS = 0.05
 
 
 def multiclass_cost(wc):
-    """One outer fold of figure M.1: the selector once (KTA) or inner folds + 1 times (nested CV)."""
+    """One outer fold of figure M.1: the selector once (KTA) or inner folds + 1 times (nested CV) (a grouped
+    job: every fold of its data set)."""
     mc = config["multiclass"]
+    if not hasattr(wc, "mc_method"):
+        return group_cost(
+            multiclass_cost, [dict(dataset=wc.dataset, mc_method=m, mc_msel=s, mc_fold=k) for m, s, k in MC_MEMBERS]
+        )
     m_all, n = dataset_shape(wc.dataset)
     m = m_all * (mc["outer_folds"] - 1) / mc["outer_folds"]
     params = mc["selectors"][wc.mc_method]
@@ -315,8 +331,13 @@ REG_FIT_SECONDS = {"local_learning": 2.0, "hsic_lasso": 1.0}  # measured 1.3 and
 
 
 def regression_cost(wc):
-    """One (data set, method, sample size) point of figure R.2: n_repeats draws, one selector fit each."""
+    """One (data set, method, sample size) point of figure R.2: n_repeats draws, one selector fit each (a
+    grouped job: every point of its data set)."""
     reg = config["regression"]
+    if not hasattr(wc, "reg_method"):
+        return group_cost(
+            regression_cost, [dict(reg_dataset=wc.reg_dataset, reg_method=m, reg_n=n) for m, n in REG_POINTS]
+        )
     m = int(wc.reg_n)
     n = reg["figR_2"]["n_irrelevant"] + 4
     method = wc.reg_method
