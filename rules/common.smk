@@ -246,6 +246,22 @@ def draw_datasets(section):
     return [draw_name(d, k) for d in config[section]["datasets"] if d in _REGISTRY for k in range(1, n)]
 
 
+def grouped_synthetic():
+    """The synthetic sets one job writes (datasets.synthetic_one_job): every set of datasets.synthetic and the
+    draws chapters 3 and 4 use; none when each set has a job of its own."""
+    if not config["datasets"].get("synthetic_one_job"):
+        return []
+    draws = []
+    for section in ("chapter3", "chapter4"):
+        cfg = config.get(section, {})
+        n = cfg.get("draws", {}).get("n", 1)
+        draws += [draw_name(d, k) for d in cfg.get("datasets", []) if d in _REGISTRY for k in range(1, n)]
+    return list(dict.fromkeys([*SYNTHETIC, *draws]))
+
+
+GROUPED_SYNTHETIC = grouped_synthetic()
+
+
 def premise_datasets():
     """The synthetic sets of chapter 3 (every draw): the sets whose premises are tested (rules/premises.smk)."""
     return [d for d in CH3["datasets"] if d in _REGISTRY] + draw_datasets("chapter3")
@@ -280,7 +296,7 @@ def feature_fold_files(chapter):
 
 def fold_params(chapter, short, methods=None):
     """The params of a chapter's fold jobs (ch3_fold, ch4_fold: one method, the ``{short}_method`` wildcard; or
-    a group rule of ``method_groups``: ``methods``, each per-method value then a dict by method), the settings
+    a group of ``method_groups``, whose params give each per-method value as a dict by method), the settings
     of its config section and the seeds of fscompbio.evaluation.fold_seeds (params rerun a job when they
     change)."""
     cfg = config[chapter]

@@ -24,26 +24,13 @@ rule dataset:
         "../scripts/make_dataset.py"
 
 
-def grouped_synthetic():
-    """The synthetic sets one job writes (datasets.synthetic_one_job): every set of datasets.synthetic and the
-    draws chapters 3 and 4 use; none when each set has a job of its own."""
-    if not config["datasets"].get("synthetic_one_job"):
-        return []
-    draws = []
-    for section in ("chapter3", "chapter4"):
-        cfg = config.get(section, {})
-        n = cfg.get("draws", {}).get("n", 1)
-        draws += [draw_name(d, k) for d in cfg.get("datasets", []) if d in _REGISTRY for k in range(1, n)]
-    return list(dict.fromkeys([*SYNTHETIC, *draws]))
-
-
-if grouped_synthetic():
+if GROUPED_SYNTHETIC:
 
     # every synthetic set in one job (seconds of work each, a second of start-up saved per set); the same
     # files, byte for byte, as the dataset rule's jobs (the same seed per set)
     rule synthetic_datasets:
         output:
-            **{name: f"results/datasets/{name}.npz" for name in grouped_synthetic()},
+            **{name: f"results/datasets/{name}.npz" for name in GROUPED_SYNTHETIC},
         log:
             "logs/datasets/synthetic.log",
         localrule: True
@@ -54,7 +41,7 @@ if grouped_synthetic():
             mem_mb=LOCAL_MEM_MB,
             runtime=LOCAL_RUNTIME,
         params:
-            seeds={name: derive_seed(config["seed"], "dataset", name) for name in grouped_synthetic()},
+            seeds={name: derive_seed(config["seed"], "dataset", name) for name in GROUPED_SYNTHETIC},
         script:
             "../scripts/make_dataset.py"
 
