@@ -6,6 +6,7 @@
 # from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
 # fitted on that fold's training windows only (ch5_sparse_filtering_fold).
 
+import math
 from pathlib import Path
 
 from fscompbio.cleavage import APPROACH_REPRESENTATION, TABLE_ROWS
@@ -115,19 +116,72 @@ rule ch5_sparse_filtering_fold:
         "../scripts/learn_fold_sparse_filtering.py"
 
 
+# the cells of table P1 run in one ch5_predict job: chapter5.prediction.group names the dimensions run together
+# (protocol, fold); none (the default) = one job per cv x protocol x approach x fold. Every cell keeps its own
+# output files, seed and timing whatever the grouping, so the results are the same files with the same bytes.
+CH5_GROUP = CH5_PRED["group"]
+CH5_GROUP_VALUES = {"protocol": list(CH5_PRED["protocols"]), "fold": list(range(CH5_PRED["n_folds"]))}
+CH5_CELLS_PER_JOB = math.prod(len(CH5_GROUP_VALUES[d]) for d in CH5_GROUP)
+CH5_PREDICT_STEM = "results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}"
+
+
+def ch5_kept(pattern):
+    """``pattern`` with the grouped dimensions' wildcards as they are and every other one escaped ({{cv}})."""
+    for name in ["cv", "protocol", "approach", "fold"]:
+        if name not in CH5_GROUP:
+            pattern = pattern.replace("{%s}" % name, "{{%s}}" % name)
+    return pattern
+
+
+def ch5_predict_outputs(suffix):
+    """The output files of one ch5_predict job: one per cell of the job (the grouped dimensions expanded)."""
+    files = expand(ch5_kept(CH5_PREDICT_STEM + suffix), **{d: CH5_GROUP_VALUES[d] for d in CH5_GROUP})
+    return files[0] if not CH5_GROUP else files
+
+
+# one log and one benchmark per job: the path of its kept wildcards (today's per-cell path without grouping)
+CH5_PREDICT_JOB = "/".join(
+    part
+    for dim, part in [("cv", "{cv}"), ("protocol", "{protocol}"), ("approach", "{approach}"), ("fold", "fold{fold}")]
+    if dim not in CH5_GROUP
+)
+
+
+def ch5_predict_cells(wc):
+    """The cells of the job of wildcards ``wc``, fold by fold: protocol, fold, seed, sparse filter, outputs."""
+    cells = []
+    for fold in CH5_GROUP_VALUES["fold"] if "fold" in CH5_GROUP else [int(wc.fold)]:
+        for protocol in CH5_GROUP_VALUES["protocol"] if "protocol" in CH5_GROUP else [wc.protocol]:
+            stem = CH5_PREDICT_STEM.format(cv=wc.cv, protocol=protocol, approach=wc.approach, fold=fold)
+            cells.append(
+                {
+                    "protocol": protocol,
+                    "settings": CH5_PRED["protocols"][protocol],
+                    "fold": fold,
+                    # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
+                    "seed": derive_seed(config["seed"], "chapter5", wc.cv, protocol, str(fold)),
+                    "sf": CH5_FOLD_SF.format(split=wc.cv, fold=fold) if wc.approach in CH5_SF_APPROACHES else None,
+                    "npz": stem + ".npz",
+                    "json": stem + ".json",
+                    "timing": stem + ".timing.json",
+                }
+            )
+    return cells
+
+
 rule ch5_predict:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (CH5_FOLD_SF.format(split=wc.cv, fold=wc.fold) if wc.approach in CH5_SF_APPROACHES else []),
+        sf=lambda wc: [c["sf"] for c in ch5_predict_cells(wc) if c["sf"]],
         homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
     output:
-        npz="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.npz",
-        json="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.json",
-        timing="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.timing.json",
+        npz=ch5_predict_outputs(".npz"),
+        json=ch5_predict_outputs(".json"),
+        timing=ch5_predict_outputs(".timing.json"),
     log:
-        "logs/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.log",
+        f"logs/chapter5/predict/{CH5_PREDICT_JOB}.log",
     benchmark:
-        "benchmarks/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.tsv"
+        f"benchmarks/chapter5/predict/{CH5_PREDICT_JOB}.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -138,12 +192,10 @@ rule ch5_predict:
         approach=lambda wc: wc.approach,
         cv=lambda wc: wc.cv,
         approach_params=CH5_APPROACH_PARAMS,
-        protocol=lambda wc: CH5_PRED["protocols"][wc.protocol],
         n_folds=CH5_PRED["n_folds"],
         # one fold split per CV scheme, shared by every approach and protocol
         folds_seed=lambda wc: CH5_SPLITS[wc.cv][1],
-        # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
-        seed=lambda wc: derive_seed(config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold),
+        cells=ch5_predict_cells,
     script:
         "../scripts/evaluate_cleavage_fold.py"
 

@@ -351,7 +351,8 @@ COSTS = {
     "ch5_encode": lambda wc: (60 * ch5_scale(), CH5_BASE_MB + 3 * ch5_data_mb(False)),
     "ch5_homology": lambda wc: (120 * max(ch5_scale(), ch5_scale() ** 2), CH5_BASE_MB + ch5_data_mb(False)),
     "ch5_sparse_filtering": lambda wc: ch5_sparse_filtering_cost(),
-    "ch5_predict": lambda wc: ch5_predict_cost(wc.approach),
+    # a job of CH5_CELLS_PER_JOB cells (chapter5.prediction.group) of one approach, run one after the other
+    "ch5_predict": lambda wc: (ch5_predict_cost(wc.approach)[0] * CH5_CELLS_PER_JOB, ch5_predict_cost(wc.approach)[1]),
     # the largest training set of a learning curve: every positive and 10x as many negatives
     "ch5_learning_curve": lambda wc: (
         CH5_LEARNING_CURVE_SECONDS * ch5_scale(),
