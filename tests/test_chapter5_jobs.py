@@ -122,9 +122,7 @@ TINY_CELLS = [
 
 @pytest.mark.slow
 def test_grouped_and_ungrouped_jobs_write_the_same_bytes(tmp_path):
-    overrides = []
-    for path in sorted((REPO / "tests" / "workflow").glob("*.yaml")):
-        overrides += ["--configfile", str(path)]
+    overrides = [str(path) for path in sorted((REPO / "tests" / "workflow").glob("*.yaml"))]
 
     def run(workdir, group, targets):
         cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
