@@ -7,6 +7,7 @@
 # fitted on that fold's training windows only (ch5_sparse_filtering_fold).
 
 import math
+import re
 from pathlib import Path
 
 from fscompbio.cleavage import APPROACH_REPRESENTATION, TABLE_ROWS
@@ -125,25 +126,27 @@ CH5_CELLS_PER_JOB = math.prod(len(CH5_GROUP_VALUES[d]) for d in CH5_GROUP)
 CH5_PREDICT_STEM = "results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}"
 
 
-def ch5_kept(pattern):
-    """``pattern`` with the grouped dimensions' wildcards as they are and every other one escaped ({{cv}})."""
-    for name in ["cv", "protocol", "approach", "fold"]:
-        if name not in CH5_GROUP:
-            pattern = pattern.replace("{%s}" % name, "{{%s}}" % name)
-    return pattern
+def ch5_job_files(pattern, group, values):
+    """The files of one job of a grouped rule: ``pattern`` with the ``group`` dimensions expanded to their
+    ``values`` and every other wildcard kept (escaped for expand); the pattern itself when nothing is grouped."""
+    kept = re.sub(r"{(\w+)}", lambda m: m.group(0) if m.group(1) in group else "{" + m.group(0) + "}", pattern)
+    files = expand(kept, **{d: values[d] for d in group})
+    return files if group else files[0]
+
+
+def ch5_job_path(parts, group):
+    """One log or benchmark path per job: the (dimension, part) ``parts`` of the dimensions not grouped."""
+    return "/".join(part for dim, part in parts if dim not in group)
 
 
 def ch5_predict_outputs(suffix):
     """The output files of one ch5_predict job: one per cell of the job (the grouped dimensions expanded)."""
-    files = expand(ch5_kept(CH5_PREDICT_STEM + suffix), **{d: CH5_GROUP_VALUES[d] for d in CH5_GROUP})
-    return files[0] if not CH5_GROUP else files
+    return ch5_job_files(CH5_PREDICT_STEM + suffix, CH5_GROUP, CH5_GROUP_VALUES)
 
 
 # one log and one benchmark per job: the path of its kept wildcards (today's per-cell path without grouping)
-CH5_PREDICT_JOB = "/".join(
-    part
-    for dim, part in [("cv", "{cv}"), ("protocol", "{protocol}"), ("approach", "{approach}"), ("fold", "fold{fold}")]
-    if dim not in CH5_GROUP
+CH5_PREDICT_JOB = ch5_job_path(
+    [("cv", "{cv}"), ("protocol", "{protocol}"), ("approach", "{approach}"), ("fold", "fold{fold}")], CH5_GROUP
 )
 
 
@@ -261,17 +264,45 @@ rule ch5_fig5_3:
         "../scripts/plot_cleavage_accuracy.py"
 
 
+# the cells of figure 5.5 run in one ch5_learning_curve job: chapter5.learning_curve.group (representation,
+# fold); none (the default) = one job per representation x fold, each cell with its own seed and files
+CH5_LC_GROUP = CH5_LC["group"]
+CH5_LC_GROUP_VALUES = {"representation": list(CH5_LC["representations"]), "fold": list(range(CH5_LC["n_folds"]))}
+CH5_LC_CELLS_PER_JOB = math.prod(len(CH5_LC_GROUP_VALUES[d]) for d in CH5_LC_GROUP)
+CH5_LC_STEM = "results/chapter5/learning_curve/{representation}/fold{fold}"
+CH5_LC_JOB = ch5_job_path([("representation", "{representation}"), ("fold", "fold{fold}")], CH5_LC_GROUP) or "all"
+
+
+def ch5_learning_curve_cells(wc):
+    """The cells of the learning-curve job of wildcards ``wc``: representation, fold, seed, sparse filter, outputs."""
+    cells = []
+    for rep in CH5_LC_GROUP_VALUES["representation"] if "representation" in CH5_LC_GROUP else [wc.representation]:
+        for fold in CH5_LC_GROUP_VALUES["fold"] if "fold" in CH5_LC_GROUP else [int(wc.fold)]:
+            stem = CH5_LC_STEM.format(representation=rep, fold=fold)
+            cells.append(
+                {
+                    "representation": rep,
+                    "fold": fold,
+                    "seed": derive_seed(config["seed"], "chapter5", "learning_curve", rep, str(fold)),
+                    "sf": CH5_FOLD_SF.format(split="learning_curve", fold=fold) if rep == "sf" else None,
+                    "json": stem + ".json",
+                    "timing": stem + ".timing.json",
+                }
+            )
+    return cells
+
+
 rule ch5_learning_curve:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (CH5_FOLD_SF.format(split="learning_curve", fold=wc.fold) if wc.representation == "sf" else []),
+        sf=lambda wc: [c["sf"] for c in ch5_learning_curve_cells(wc) if c["sf"]],
     output:
-        json="results/chapter5/learning_curve/{representation}/fold{fold}.json",
-        timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
+        json=ch5_job_files(CH5_LC_STEM + ".json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
+        timing=ch5_job_files(CH5_LC_STEM + ".timing.json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
     log:
-        "logs/chapter5/learning_curve/{representation}/fold{fold}.log",
+        f"logs/chapter5/learning_curve/{CH5_LC_JOB}.log",
     benchmark:
-        "benchmarks/chapter5/learning_curve/{representation}/fold{fold}.tsv"
+        f"benchmarks/chapter5/learning_curve/{CH5_LC_JOB}.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -285,7 +316,7 @@ rule ch5_learning_curve:
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
         folds_seed=CH5_SPLITS["learning_curve"][1],
-        seed=lambda wc: derive_seed(config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold),
+        cells=ch5_learning_curve_cells,
     script:
         "../scripts/evaluate_learning_curve_fold.py"
 

@@ -1,10 +1,11 @@
-"""Table P1's cells grouped into fewer jobs (chapter5.prediction.group) write the same files.
+"""Table P1's and figure 5.5's cells grouped into fewer jobs (chapter5.prediction.group,
+chapter5.learning_curve.group) write the same files.
 
-Forced dry runs of the quick config up to table P1, with the grouping of config.yaml and with every
-other grouping given by ``--config``: the ``ch5_predict`` jobs are fewer when grouped, each job has its
-own log and benchmark, and the union of their outputs is the same set of per-cell files (same paths) as
-one job per cell. That the files' bytes do not depend on the grouping either (each cell keeps its seed) is
-checked by running both layouts on the tiny workflow config (slow).
+Forced dry runs of the quick config up to table P1 and figure 5.5, with the grouping of config.yaml and
+with other groupings given by ``--config``: the ``ch5_predict`` and ``ch5_learning_curve`` jobs are fewer
+when grouped, each job has its own log and benchmark, and the union of their outputs is the same set of
+per-cell files (same paths) as one job per cell. That the files' bytes do not depend on the grouping either
+(each cell keeps its seed) is checked by running both layouts on the tiny workflow config (slow).
 """
 
 import filecmp
@@ -18,20 +19,22 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-TARGET = "figures/table_P1.csv"
+TARGETS = ["figures/table_P1.csv", "figures/fig5_5.png"]
+RULES = ("ch5_predict", "ch5_learning_curve")
 
 
 def _predict_jobs(workdir, *args):
-    """(outputs, log, benchmark, wildcards) of every ch5_predict job of a forced dry run up to table P1."""
+    """(rule, outputs, log, benchmark, wildcards) of every ch5_predict and ch5_learning_curve job of a forced
+    dry run up to table P1 and figure 5.5."""
     cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
-           TARGET, "--forceall", "--dry-run", "--cores", "1", *args]
+           *TARGETS, "--forceall", "--dry-run", "--cores", "1", *args]
     run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     jobs, job = [], None
     for line in run.stdout.splitlines():
         m = re.match(r"^(?:local)?rule (\w+):$", line)
         if m:
-            job = {} if m.group(1) == "ch5_predict" else None
+            job = {"rule": m.group(1), "wildcards": []} if m.group(1) in RULES else None
             if job is not None:
                 jobs.append(job)
         elif job is not None and re.match(r"^    (output|log|benchmark|wildcards): ", line):
@@ -56,15 +59,22 @@ def _cells(config):
 
 
 @pytest.fixture(scope="module")
-def layouts(tmp_path_factory):
+def runs(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("dry")
+    quick = ["--configfile", str(REPO / "config.yaml")]
     return {
-        "quick": _predict_jobs(workdir, "--configfile", str(REPO / "config.yaml")),
-        "none": _predict_jobs(workdir, "--configfile", str(REPO / "config.yaml"),
-                              "--config", "chapter5={prediction: {group: []}}"),
-        "fold": _predict_jobs(workdir, "--configfile", str(REPO / "config.yaml"),
-                              "--config", "chapter5={prediction: {group: [fold]}}"),
+        "quick": _predict_jobs(workdir, *quick),
+        "none": _predict_jobs(workdir, *quick, "--config",
+                              "chapter5={prediction: {group: []}, learning_curve: {group: []}}"),
+        "fold": _predict_jobs(workdir, *quick, "--config",
+                              "chapter5={prediction: {group: [fold]}, learning_curve: {group: [fold]}}"),
     }
+
+
+@pytest.fixture(scope="module")
+def layouts(runs):
+    """The ch5_predict jobs of each run."""
+    return {name: [j for j in jobs if j["rule"] == "ch5_predict"] for name, jobs in runs.items()}
 
 
 def test_the_quick_config_groups_table_P1_into_one_job_per_cv_and_approach(layouts):
@@ -98,11 +108,31 @@ def test_grouping_writes_the_same_files(layouts, grouping):
     assert set(grouped) == set(ungrouped) == expected
 
 
-def test_every_job_has_its_own_log_and_benchmark(layouts):
-    for jobs in layouts.values():
-        for key in ("log", "benchmark"):
-            paths = [p for job in jobs for p in job[key]]
-            assert len(paths) == len(jobs) == len(set(paths))
+def test_figure_5_5_in_one_job_writes_the_same_files(runs):
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    lc = config["chapter5"]["learning_curve"]
+    assert lc["group"] == ["representation", "fold"]
+    expected = {
+        f"results/chapter5/learning_curve/{rep}/fold{fold}{ext}"
+        for rep in lc["representations"]
+        for fold in range(lc["n_folds"])
+        for ext in (".json", ".timing.json")
+    }
+    jobs = {name: [j for j in run if j["rule"] == "ch5_learning_curve"] for name, run in runs.items()}
+    assert [len(jobs[name]) for name in ("none", "fold", "quick")] == [9, 3, 1]
+    for name, run in jobs.items():
+        files = [f for job in run for f in job["output"]]
+        assert len(files) == len(set(files)) and set(files) == expected, name
+
+
+def test_every_job_has_its_own_log_and_benchmark(runs):
+    for run in runs.values():
+        for rule in RULES:
+            jobs = [j for j in run if j["rule"] == rule]
+            for key in ("log", "benchmark"):
+                paths = [p for job in jobs for p in job[key]]
+                assert len(paths) == len(jobs) == len(set(paths))
+    layouts = {name: [j for j in run if j["rule"] == "ch5_predict"] for name, run in runs.items()}
     # without grouping, today's per-cell paths (the archived thesis run's layout)
     assert "logs/chapter5/predict/random/paper/original/fold0.log" in {p for j in layouts["none"] for p in j["log"]}
     assert "logs/chapter5/predict/random/original.log" in {p for j in layouts["quick"] for p in j["log"]}
@@ -117,27 +147,28 @@ TINY_CELLS = [
     for protocol in ("paper", "adequate")
     for fold in (0, 1)
     for ext in (".npz", ".json")
-]
+] + [f"results/chapter5/learning_curve/{rep}/fold{fold}.json" for rep in ("scales", "sf") for fold in (0, 1)]
 
 
 @pytest.mark.slow
 def test_grouped_and_ungrouped_jobs_write_the_same_bytes(tmp_path):
     overrides = [str(path) for path in sorted((REPO / "tests" / "workflow").glob("*.yaml"))]
 
-    def run(workdir, group, targets):
+    def run(workdir, group, lc_group, targets):
         cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
                *targets, "--cores", "1", "--configfile", str(REPO / "config.yaml"), *overrides,
-               "--config", f"chapter5={{prediction: {{group: {group}}}}}"]
+               "--config", f"chapter5={{prediction: {{group: {group}}}, learning_curve: {{group: {lc_group}}}}}"]
         done = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=900)
         assert done.returncode == 0, done.stderr[-3000:]
 
     one, grouped = tmp_path / "one", tmp_path / "grouped"
     one.mkdir()
-    run(one, "[]", TINY_CELLS)
+    run(one, "[]", "[]", TINY_CELLS)
     # the same inputs (windows, encodings, homology, in-fold sparse filters), then the grouped jobs
     shutil.copytree(one / "results", grouped / "results", symlinks=True)
-    shutil.rmtree(grouped / "results" / "chapter5" / "predict")
-    run(grouped, "[protocol, fold]", TINY_CELLS)
+    shutil.rmtree(grouped / "results" / "chapter5")
+    run(grouped, "[protocol, fold]", "[representation, fold]", TINY_CELLS)
     assert (grouped / "logs/chapter5/predict/random/randsel.log").exists()
+    assert (grouped / "logs/chapter5/learning_curve/all.log").exists()
     for name in TINY_CELLS:
         assert filecmp.cmp(one / name, grouped / name, shallow=False), name
