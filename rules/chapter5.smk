@@ -1,9 +1,10 @@
-# Chapter 5: cleavage-site prediction. One job per approach x training protocol x CV scheme x fold (table P1,
-# figure 5.3), a learning curve per representation x fold (figure 5.5), figure 5.4 (feature-label correlation,
-# all windows vs support vectors), the two diagrams (figure 5.1 the architecture, figure 5.2 the
-# representation), and the approach of best homology-aware CV accuracy trained on every shipped sequence
-# (whatever chapter5.data.n_sequences says) as a model file for `fscompbio predict-cleavage`. Inputs come
-# from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
+# Chapter 5: cleavage-site prediction. Each approach x training protocol x CV scheme x fold (table P1,
+# figure 5.3) and a learning curve per representation x fold (figure 5.5), one job each or grouped
+# (chapter5.prediction.group, chapter5.learning_curve.group: the same files either way), figure 5.4
+# (feature-label correlation, all windows vs support vectors), the two diagrams (figure 5.1 the architecture,
+# figure 5.2 the representation), and the approach of best homology-aware CV accuracy trained on every shipped
+# sequence (whatever chapter5.data.n_sequences says) as a model file for `fscompbio predict-cleavage`. Inputs
+# come from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
 # fitted on that fold's training windows only (ch5_sparse_filtering_fold).
 
 import math
