@@ -1,11 +1,14 @@
-# Chapter 5: cleavage-site prediction. One job per approach x training protocol x CV scheme x fold (table P1,
-# figure 5.3), a learning curve per representation x fold (figure 5.5), figure 5.4 (feature-label correlation,
-# all windows vs support vectors), the two diagrams (figure 5.1 the architecture, figure 5.2 the
-# representation), and the approach of best homology-aware CV accuracy trained on every shipped sequence
-# (whatever chapter5.data.n_sequences says) as a model file for `fscompbio predict-cleavage`. Inputs come
-# from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
+# Chapter 5: cleavage-site prediction. Each approach x training protocol x CV scheme x fold (table P1,
+# figure 5.3) and a learning curve per representation x fold (figure 5.5), one job each or grouped
+# (chapter5.prediction.group, chapter5.learning_curve.group: the same files either way), figure 5.4
+# (feature-label correlation, all windows vs support vectors), the two diagrams (figure 5.1 the architecture,
+# figure 5.2 the representation), and the approach of best homology-aware CV accuracy trained on every shipped
+# sequence (whatever chapter5.data.n_sequences says) as a model file for `fscompbio predict-cleavage`. Inputs
+# come from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
 # fitted on that fold's training windows only (ch5_sparse_filtering_fold).
 
+import math
+import re
 from pathlib import Path
 
 from fscompbio.cleavage import APPROACH_REPRESENTATION, TABLE_ROWS
@@ -115,19 +118,74 @@ rule ch5_sparse_filtering_fold:
         "../scripts/learn_fold_sparse_filtering.py"
 
 
+# the cells of table P1 run in one ch5_predict job: chapter5.prediction.group names the dimensions run together
+# (protocol, fold); none (the default) = one job per cv x protocol x approach x fold. Every cell keeps its own
+# output files, seed and timing whatever the grouping, so the results are the same files with the same bytes.
+CH5_GROUP = CH5_PRED["group"]
+CH5_GROUP_VALUES = {"protocol": list(CH5_PRED["protocols"]), "fold": list(range(CH5_PRED["n_folds"]))}
+CH5_CELLS_PER_JOB = math.prod(len(CH5_GROUP_VALUES[d]) for d in CH5_GROUP)
+CH5_PREDICT_STEM = "results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}"
+
+
+def ch5_job_files(pattern, group, values):
+    """The files of one job of a grouped rule: ``pattern`` with the ``group`` dimensions expanded to their
+    ``values`` and every other wildcard kept (escaped for expand); the pattern itself when nothing is grouped."""
+    kept = re.sub(r"{(\w+)}", lambda m: m.group(0) if m.group(1) in group else "{" + m.group(0) + "}", pattern)
+    files = expand(kept, **{d: values[d] for d in group})
+    return files if group else files[0]
+
+
+def ch5_job_path(parts, group):
+    """One log or benchmark path per job: the (dimension, part) ``parts`` of the dimensions not grouped."""
+    return "/".join(part for dim, part in parts if dim not in group)
+
+
+def ch5_predict_outputs(suffix):
+    """The output files of one ch5_predict job: one per cell of the job (the grouped dimensions expanded)."""
+    return ch5_job_files(CH5_PREDICT_STEM + suffix, CH5_GROUP, CH5_GROUP_VALUES)
+
+
+# one log and one benchmark per job: the path of its kept wildcards (today's per-cell path without grouping)
+CH5_PREDICT_JOB = ch5_job_path(
+    [("cv", "{cv}"), ("protocol", "{protocol}"), ("approach", "{approach}"), ("fold", "fold{fold}")], CH5_GROUP
+)
+
+
+def ch5_predict_cells(wc):
+    """The cells of the job of wildcards ``wc``, fold by fold: protocol, fold, seed, sparse filter, outputs."""
+    cells = []
+    for fold in CH5_GROUP_VALUES["fold"] if "fold" in CH5_GROUP else [int(wc.fold)]:
+        for protocol in CH5_GROUP_VALUES["protocol"] if "protocol" in CH5_GROUP else [wc.protocol]:
+            stem = CH5_PREDICT_STEM.format(cv=wc.cv, protocol=protocol, approach=wc.approach, fold=fold)
+            cells.append(
+                {
+                    "protocol": protocol,
+                    "settings": CH5_PRED["protocols"][protocol],
+                    "fold": fold,
+                    # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
+                    "seed": derive_seed(config["seed"], "chapter5", wc.cv, protocol, str(fold)),
+                    "sf": CH5_FOLD_SF.format(split=wc.cv, fold=fold) if wc.approach in CH5_SF_APPROACHES else None,
+                    "npz": stem + ".npz",
+                    "json": stem + ".json",
+                    "timing": stem + ".timing.json",
+                }
+            )
+    return cells
+
+
 rule ch5_predict:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (CH5_FOLD_SF.format(split=wc.cv, fold=wc.fold) if wc.approach in CH5_SF_APPROACHES else []),
+        sf=lambda wc: [c["sf"] for c in ch5_predict_cells(wc) if c["sf"]],
         homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
     output:
-        npz="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.npz",
-        json="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.json",
-        timing="results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.timing.json",
+        npz=ch5_predict_outputs(".npz"),
+        json=ch5_predict_outputs(".json"),
+        timing=ch5_predict_outputs(".timing.json"),
     log:
-        "logs/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.log",
+        f"logs/chapter5/predict/{CH5_PREDICT_JOB}.log",
     benchmark:
-        "benchmarks/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}.tsv"
+        f"benchmarks/chapter5/predict/{CH5_PREDICT_JOB}.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -138,12 +196,10 @@ rule ch5_predict:
         approach=lambda wc: wc.approach,
         cv=lambda wc: wc.cv,
         approach_params=CH5_APPROACH_PARAMS,
-        protocol=lambda wc: CH5_PRED["protocols"][wc.protocol],
         n_folds=CH5_PRED["n_folds"],
         # one fold split per CV scheme, shared by every approach and protocol
         folds_seed=lambda wc: CH5_SPLITS[wc.cv][1],
-        # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
-        seed=lambda wc: derive_seed(config["seed"], "chapter5", wc.cv, wc.protocol, wc.fold),
+        cells=ch5_predict_cells,
     script:
         "../scripts/evaluate_cleavage_fold.py"
 
@@ -209,17 +265,45 @@ rule ch5_fig5_3:
         "../scripts/plot_cleavage_accuracy.py"
 
 
+# the cells of figure 5.5 run in one ch5_learning_curve job: chapter5.learning_curve.group (representation,
+# fold); none (the default) = one job per representation x fold, each cell with its own seed and files
+CH5_LC_GROUP = CH5_LC["group"]
+CH5_LC_GROUP_VALUES = {"representation": list(CH5_LC["representations"]), "fold": list(range(CH5_LC["n_folds"]))}
+CH5_LC_CELLS_PER_JOB = math.prod(len(CH5_LC_GROUP_VALUES[d]) for d in CH5_LC_GROUP)
+CH5_LC_STEM = "results/chapter5/learning_curve/{representation}/fold{fold}"
+CH5_LC_JOB = ch5_job_path([("representation", "{representation}"), ("fold", "fold{fold}")], CH5_LC_GROUP) or "all"
+
+
+def ch5_learning_curve_cells(wc):
+    """The cells of the learning-curve job of wildcards ``wc``: representation, fold, seed, sparse filter, outputs."""
+    cells = []
+    for rep in CH5_LC_GROUP_VALUES["representation"] if "representation" in CH5_LC_GROUP else [wc.representation]:
+        for fold in CH5_LC_GROUP_VALUES["fold"] if "fold" in CH5_LC_GROUP else [int(wc.fold)]:
+            stem = CH5_LC_STEM.format(representation=rep, fold=fold)
+            cells.append(
+                {
+                    "representation": rep,
+                    "fold": fold,
+                    "seed": derive_seed(config["seed"], "chapter5", "learning_curve", rep, str(fold)),
+                    "sf": CH5_FOLD_SF.format(split="learning_curve", fold=fold) if rep == "sf" else None,
+                    "json": stem + ".json",
+                    "timing": stem + ".timing.json",
+                }
+            )
+    return cells
+
+
 rule ch5_learning_curve:
     input:
         encoded="results/peptides/encoded.npz",
-        sf=lambda wc: (CH5_FOLD_SF.format(split="learning_curve", fold=wc.fold) if wc.representation == "sf" else []),
+        sf=lambda wc: [c["sf"] for c in ch5_learning_curve_cells(wc) if c["sf"]],
     output:
-        json="results/chapter5/learning_curve/{representation}/fold{fold}.json",
-        timing="results/chapter5/learning_curve/{representation}/fold{fold}.timing.json",
+        json=ch5_job_files(CH5_LC_STEM + ".json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
+        timing=ch5_job_files(CH5_LC_STEM + ".timing.json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
     log:
-        "logs/chapter5/learning_curve/{representation}/fold{fold}.log",
+        f"logs/chapter5/learning_curve/{CH5_LC_JOB}.log",
     benchmark:
-        "benchmarks/chapter5/learning_curve/{representation}/fold{fold}.tsv"
+        f"benchmarks/chapter5/learning_curve/{CH5_LC_JOB}.tsv"
     conda:
         "../envs/study.yaml"
     threads: 1
@@ -233,7 +317,7 @@ rule ch5_learning_curve:
         C=CH5_PRED["svm"]["C"],
         gamma=CH5_PRED["svm"]["gamma"],
         folds_seed=CH5_SPLITS["learning_curve"][1],
-        seed=lambda wc: derive_seed(config["seed"], "chapter5", "learning_curve", wc.representation, wc.fold),
+        cells=ch5_learning_curve_cells,
     script:
         "../scripts/evaluate_learning_curve_fold.py"
 

@@ -253,6 +253,12 @@ def ch5_predict_cost(approach):
     return seconds, CH5_BASE_MB + ch5_data_mb(sf) + ch5_train_mb(6 / 39, sf) + gram_mb
 
 
+def ch5_lc_sf(wc):
+    """Whether a learning-curve job (its wildcards, or every representation when they are grouped) uses sparse
+    filtering."""
+    return wc.representation == "sf" if "representation" in wc.keys() else "sf" in CH5_LC["representations"]
+
+
 def ch5_sparse_filtering_cost():
     rep = config["chapter5"]["representation"]
     fit = min(rep["fit_max_samples"] or ch5_windows(), ch5_windows())
@@ -372,11 +378,13 @@ COSTS = {
     "ch5_encode": lambda wc: (60 * ch5_scale(), CH5_BASE_MB + 3 * ch5_data_mb(False)),
     "ch5_homology": lambda wc: (120 * max(ch5_scale(), ch5_scale() ** 2), CH5_BASE_MB + ch5_data_mb(False)),
     "ch5_sparse_filtering": lambda wc: ch5_sparse_filtering_cost(),
-    "ch5_predict": lambda wc: ch5_predict_cost(wc.approach),
-    # the largest training set of a learning curve: every positive and 10x as many negatives
+    # a job of CH5_CELLS_PER_JOB cells (chapter5.prediction.group) of one approach, run one after the other
+    "ch5_predict": lambda wc: (ch5_predict_cost(wc.approach)[0] * CH5_CELLS_PER_JOB, ch5_predict_cost(wc.approach)[1]),
+    # the largest training set of a learning curve: every positive and 10x as many negatives; a job of
+    # CH5_LC_CELLS_PER_JOB cells (chapter5.learning_curve.group), the sparse filter's memory if one of them has it
     "ch5_learning_curve": lambda wc: (
-        CH5_LEARNING_CURVE_SECONDS * ch5_scale(),
-        CH5_BASE_MB + ch5_data_mb(wc.representation == "sf") + ch5_train_mb(11 / 39, wc.representation == "sf"),
+        CH5_LEARNING_CURVE_SECONDS * ch5_scale() * CH5_LC_CELLS_PER_JOB,
+        CH5_BASE_MB + ch5_data_mb(ch5_lc_sf(wc)) + ch5_train_mb(11 / 39, ch5_lc_sf(wc)),
     ),
     # figure 5.4: an SVM on 2 x fig5_4_max_per_class windows; quick (1,000 per class, 200 features) 2.8 s CPU
     "ch5_sv_correlations": lambda wc: (

@@ -1,4 +1,5 @@
-"""Chapter 5: fit one approach of table P1 on the training sequences of one fold, score the test windows."""
+"""Chapter 5: fit one approach of table P1 on the training sequences of a fold, score the test windows; for each
+cell (protocol, fold) of the job in turn, each with its own seed and output files."""
 
 import logging
 import pickle
@@ -23,34 +24,44 @@ from fscompbio.cleavage import (  # noqa: E402
 from fscompbio.io import write_json, write_npz  # noqa: E402
 
 p = snakemake.params
-fold = int(snakemake.wildcards.fold)
+cells = p.cells
+written = {c[key] for c in cells for key in ("npz", "json", "timing")}
+if written != set(snakemake.output):
+    raise ValueError(f"ch5_predict: the cells' files {sorted(written)} are not the job's outputs "
+                     f"{sorted(snakemake.output)}")
 enc = np.load(snakemake.input.encoded)
 y, groups = enc["y"], enc["groups"]
 kind = APPROACH_REPRESENTATION[p.approach]
-sf = None
-if kind == "sf":  # the sparse filter of this fold, fitted on its training windows only
-    with open(snakemake.input.sf, "rb") as fh, threadpool_limits(limits=snakemake.threads, user_api="blas"):
-        sf = pickle.load(fh).transform(enc["X"]).astype(np.float32)
-X = encoded_matrix(kind, enc, sf)
 split = groups
 if p.cv == "homology":  # folds and every inner split (tuning, held-out sequences, selected sizes) by cluster
     split = window_clusters(groups, np.load(snakemake.input.homology)["clusters"])
 folds = sequence_folds(split, n_splits=p.n_folds, random_state=p.folds_seed)
-logging.info("%s (%s) on %s: %d windows x %d columns, %d sequences; %s CV, fold %d; protocol %s %s", p.approach,
-             p.approach_params, kind, *X.shape, np.unique(groups).size, p.cv, fold, snakemake.wildcards.protocol,
-             p.protocol)
-start = time.perf_counter()
-with threadpool_limits(limits=snakemake.threads, user_api="blas"):
-    r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold, split_groups=split,
-                 random_state=p.seed, **p.protocol)
-seconds = time.perf_counter() - start
-info = describe_fitted(r["model"])
-n_test = int(np.unique(groups[r["test_index"]]).size)
-logging.info("fold %d: accuracy %.4f on %d test sequences; %d training windows; %.1f s; %s", fold, r["accuracy"],
-             n_test, r["train_index"].size, seconds, info)
-write_npz(snakemake.output.npz, test_index=r["test_index"], scores=r["scores"], train_index=r["train_index"])
-write_json({"approach": p.approach, "protocol": snakemake.wildcards.protocol, "cv": p.cv, "fold": fold,
-            "accuracy": r["accuracy"], "n_test_sequences": n_test,
-            "n_train_windows": int(r["train_index"].size),
-            "n_train_positives": int(np.sum(y[r["train_index"]] == 1)), **info}, snakemake.output.json)
-write_json({"seconds": seconds}, snakemake.output.timing)
+X, X_sf = None, None  # the matrix of the last cell (the same for every cell but the sparse filter's fold)
+for cell in cells:
+    fold = cell["fold"]
+    if X is None or (kind == "sf" and X_sf != cell["sf"]):
+        X, sf = None, None  # one matrix in memory at a time
+        if kind == "sf":  # the sparse filter of this fold, fitted on its training windows only
+            with open(cell["sf"], "rb") as fh, threadpool_limits(limits=snakemake.threads, user_api="blas"):
+                sf = pickle.load(fh).transform(enc["X"]).astype(np.float32)
+        X, X_sf = encoded_matrix(kind, enc, sf), cell["sf"]
+        del sf
+    logging.info("%s (%s) on %s: %d windows x %d columns, %d sequences; %s CV, fold %d; protocol %s %s",
+                 p.approach, p.approach_params, kind, *X.shape, np.unique(groups).size, p.cv, fold, cell["protocol"],
+                 cell["settings"])
+    start = time.perf_counter()
+    with threadpool_limits(limits=snakemake.threads, user_api="blas"):
+        r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold, split_groups=split,
+                     random_state=cell["seed"], **cell["settings"])
+    seconds = time.perf_counter() - start
+    info = describe_fitted(r["model"])
+    n_test = int(np.unique(groups[r["test_index"]]).size)
+    logging.info("fold %d: accuracy %.4f on %d test sequences; %d training windows; %.1f s; %s", fold,
+                 r["accuracy"], n_test, r["train_index"].size, seconds, info)
+    write_npz(cell["npz"], test_index=r["test_index"], scores=r["scores"], train_index=r["train_index"])
+    write_json({"approach": p.approach, "protocol": cell["protocol"], "cv": p.cv, "fold": fold,
+                "accuracy": r["accuracy"], "n_test_sequences": n_test,
+                "n_train_windows": int(r["train_index"].size),
+                "n_train_positives": int(np.sum(y[r["train_index"]] == 1)), **info}, cell["json"])
+    write_json({"seconds": seconds}, cell["timing"])
+    del r

@@ -102,9 +102,12 @@ def test_chapter5_resources_follow_its_matrices(quick_jobs, thesis_jobs):
     q_rt, q_mem = _runtime(quick_jobs, "ch5_sparse_filtering")
     t_rt, t_mem = _runtime(thesis_jobs, "ch5_sparse_filtering")
     assert t_mem > q_mem and t_rt > q_rt
-    q_rt, q_mem = _runtime(quick_jobs, "ch5_predict", approach="rfe", cv="random", protocol="adequate", fold="0")
+    # quick: one job per CV scheme and approach (chapter5.prediction.group), every protocol and fold in it
+    q_rt, q_mem = _runtime(quick_jobs, "ch5_predict", approach="rfe", cv="random")
     t_rt, t_mem = _runtime(thesis_jobs, "ch5_predict", approach="rfe", cv="random", protocol="adequate", fold="0")
     assert t_mem > q_mem and t_rt >= q_rt
+    # a grouped job asks for the run time of its cells together: above one cell's (the pwm's 10-minute floor)
+    assert _runtime(quick_jobs, "ch5_predict", approach="randsel_mkl_original", cv="random")[0] > 10
     assert t_mem >= 2000  # the sparse-filtering matrix alone is ~640 MB at the thesis scale
 
 
