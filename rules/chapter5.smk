@@ -127,50 +127,10 @@ CH5_CELLS_PER_JOB = math.prod(len(CH5_GROUP_VALUES[d]) for d in CH5_GROUP)
 CH5_PREDICT_STEM = "results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}"
 
 
-def ch5_job_files(pattern, group, values):
-    """The files of one job of a grouped rule: ``pattern`` with the ``group`` dimensions expanded to their
-    ``values`` and every other wildcard kept (escaped for expand); the pattern itself when nothing is grouped."""
-    kept = re.sub(r"{(\w+)}", lambda m: m.group(0) if m.group(1) in group else "{" + m.group(0) + "}", pattern)
-    files = expand(kept, **{d: values[d] for d in group})
-    return files if group else files[0]
-
-
-def ch5_job_path(parts, group):
-    """One log or benchmark path per job: the (dimension, part) ``parts`` of the dimensions not grouped."""
-    return "/".join(part for dim, part in parts if dim not in group)
-
-
-def ch5_predict_outputs(suffix):
-    """The output files of one ch5_predict job: one per cell of the job (the grouped dimensions expanded)."""
-    return ch5_job_files(CH5_PREDICT_STEM + suffix, CH5_GROUP, CH5_GROUP_VALUES)
-
-
 # one log and one benchmark per job: the path of its kept wildcards (today's per-cell path without grouping)
 CH5_PREDICT_JOB = ch5_job_path(
     [("cv", "{cv}"), ("protocol", "{protocol}"), ("approach", "{approach}"), ("fold", "fold{fold}")], CH5_GROUP
 )
-
-
-def ch5_predict_cells(wc):
-    """The cells of the job of wildcards ``wc``, fold by fold: protocol, fold, seed, sparse filter, outputs."""
-    cells = []
-    for fold in CH5_GROUP_VALUES["fold"] if "fold" in CH5_GROUP else [int(wc.fold)]:
-        for protocol in CH5_GROUP_VALUES["protocol"] if "protocol" in CH5_GROUP else [wc.protocol]:
-            stem = CH5_PREDICT_STEM.format(cv=wc.cv, protocol=protocol, approach=wc.approach, fold=fold)
-            cells.append(
-                {
-                    "protocol": protocol,
-                    "settings": CH5_PRED["protocols"][protocol],
-                    "fold": fold,
-                    # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
-                    "seed": derive_seed(config["seed"], "chapter5", wc.cv, protocol, str(fold)),
-                    "sf": CH5_FOLD_SF.format(split=wc.cv, fold=fold) if wc.approach in CH5_SF_APPROACHES else None,
-                    "npz": stem + ".npz",
-                    "json": stem + ".json",
-                    "timing": stem + ".timing.json",
-                }
-            )
-    return cells
 
 
 rule ch5_predict:
@@ -274,32 +234,13 @@ CH5_LC_STEM = "results/chapter5/learning_curve/{representation}/fold{fold}"
 CH5_LC_JOB = ch5_job_path([("representation", "{representation}"), ("fold", "fold{fold}")], CH5_LC_GROUP) or "all"
 
 
-def ch5_learning_curve_cells(wc):
-    """The cells of the learning-curve job of wildcards ``wc``: representation, fold, seed, sparse filter, outputs."""
-    cells = []
-    for rep in CH5_LC_GROUP_VALUES["representation"] if "representation" in CH5_LC_GROUP else [wc.representation]:
-        for fold in CH5_LC_GROUP_VALUES["fold"] if "fold" in CH5_LC_GROUP else [int(wc.fold)]:
-            stem = CH5_LC_STEM.format(representation=rep, fold=fold)
-            cells.append(
-                {
-                    "representation": rep,
-                    "fold": fold,
-                    "seed": derive_seed(config["seed"], "chapter5", "learning_curve", rep, str(fold)),
-                    "sf": CH5_FOLD_SF.format(split="learning_curve", fold=fold) if rep == "sf" else None,
-                    "json": stem + ".json",
-                    "timing": stem + ".timing.json",
-                }
-            )
-    return cells
-
-
 rule ch5_learning_curve:
     input:
         encoded="results/peptides/encoded.npz",
         sf=lambda wc: [c["sf"] for c in ch5_learning_curve_cells(wc) if c["sf"]],
     output:
-        json=ch5_job_files(CH5_LC_STEM + ".json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
-        timing=ch5_job_files(CH5_LC_STEM + ".timing.json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
+        json=ch5_job_files(f"{CH5_LC_STEM}.json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
+        timing=ch5_job_files(f"{CH5_LC_STEM}.timing.json", CH5_LC_GROUP, CH5_LC_GROUP_VALUES),
     log:
         f"logs/chapter5/learning_curve/{CH5_LC_JOB}.log",
     benchmark:

@@ -1,6 +1,7 @@
 # Config validation, shared helpers and the list of final outputs.
 # Every stage's .smk appends its final figures/tables to FINAL_OUTPUTS.
 import os
+import re
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate as snakemake_validate
@@ -337,3 +338,66 @@ def fold_params(chapter, short, methods=None):
         seeds=lambda wc: seeds(wc, method(wc), "selector"),
         inner_seeds=lambda wc: seeds(wc, method(wc), "inner"),
     )
+
+
+# --------------------------------------------------------------------------
+# chapter 5: the cells of a grouped job (chapter5.prediction.group, chapter5.learning_curve.group); the
+# CH5_* settings are rules/chapter5.smk's
+# --------------------------------------------------------------------------
+def ch5_job_files(pattern, group, values):
+    """The files of one job of a grouped rule: ``pattern`` with the ``group`` dimensions expanded to their
+    ``values`` and every other wildcard kept (escaped for expand); the pattern itself when nothing is grouped."""
+    kept = re.sub(r"{(\w+)}", lambda m: m.group(0) if m.group(1) in group else f"{{{m.group(0)}}}", pattern)
+    files = expand(kept, **{d: values[d] for d in group})
+    return files if group else files[0]
+
+
+def ch5_job_path(parts, group):
+    """One log or benchmark path per job: the (dimension, part) ``parts`` of the dimensions not grouped."""
+    return "/".join(part for dim, part in parts if dim not in group)
+
+
+def ch5_predict_outputs(suffix):
+    """The output files of one ch5_predict job: one per cell of the job (the grouped dimensions expanded)."""
+    return ch5_job_files(f"{CH5_PREDICT_STEM}{suffix}", CH5_GROUP, CH5_GROUP_VALUES)
+
+
+def ch5_predict_cells(wc):
+    """The cells of the job of wildcards ``wc``, fold by fold: protocol, fold, seed, sparse filter, outputs."""
+    cells = []
+    for fold in CH5_GROUP_VALUES["fold"] if "fold" in CH5_GROUP else [int(wc.fold)]:
+        for protocol in CH5_GROUP_VALUES["protocol"] if "protocol" in CH5_GROUP else [wc.protocol]:
+            stem = CH5_PREDICT_STEM.format(cv=wc.cv, protocol=protocol, approach=wc.approach, fold=fold)
+            cells.append(
+                {
+                    "protocol": protocol,
+                    "settings": CH5_PRED["protocols"][protocol],
+                    "fold": fold,
+                    # the same seed for every approach of a fold: randsel and randsel_mkl see one selection
+                    "seed": derive_seed(config["seed"], "chapter5", wc.cv, protocol, str(fold)),
+                    "sf": CH5_FOLD_SF.format(split=wc.cv, fold=fold) if wc.approach in CH5_SF_APPROACHES else None,
+                    "npz": f"{stem}.npz",
+                    "json": f"{stem}.json",
+                    "timing": f"{stem}.timing.json",
+                }
+            )
+    return cells
+
+
+def ch5_learning_curve_cells(wc):
+    """The cells of the learning-curve job of wildcards ``wc``: representation, fold, seed, sparse filter, outputs."""
+    cells = []
+    for rep in CH5_LC_GROUP_VALUES["representation"] if "representation" in CH5_LC_GROUP else [wc.representation]:
+        for fold in CH5_LC_GROUP_VALUES["fold"] if "fold" in CH5_LC_GROUP else [int(wc.fold)]:
+            stem = CH5_LC_STEM.format(representation=rep, fold=fold)
+            cells.append(
+                {
+                    "representation": rep,
+                    "fold": fold,
+                    "seed": derive_seed(config["seed"], "chapter5", "learning_curve", rep, str(fold)),
+                    "sf": CH5_FOLD_SF.format(split="learning_curve", fold=fold) if rep == "sf" else None,
+                    "json": f"{stem}.json",
+                    "timing": f"{stem}.timing.json",
+                }
+            )
+    return cells
