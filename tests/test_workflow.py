@@ -258,7 +258,9 @@ def test_rerun_gives_byte_identical_outputs(workflow_run):
     targets = ["figures/chapter3_my_study.png", "results/datasets/xor.npz", "figures/fig4_2.png",
                "figures/fig4_1.png", "figures/table3_1.csv", "figures/figR_2.csv", "figures/figM_1.csv",
                "figures/tableP_2.csv"]
-    run = snakemake("--forcerun", "ch3_fold", "ch3_summary", "ch3_chapter3_my_study", "dataset", "fig4_1", "fig4_2",
+    # the quick config's grouped rules: every chapter-3 method in one fold job, every synthetic set in one job
+    run = snakemake("--forcerun", "ch3_fold_group1", "ch3_summary", "ch3_chapter3_my_study", "dataset",
+                    "synthetic_datasets", "fig4_1", "fig4_2",
                     "table3_1", "reg_recovery", "reg_figR_2", "mc_fold", "mc_figM_1", "paper_tableP_2_method",
                     "paper_tableP_2", "--", *targets, cwd=workflow_run, extra=[workflow_run / "my_study.yaml"])
     assert run.returncode == 0, run.stderr[-3000:]
