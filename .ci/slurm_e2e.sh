@@ -22,7 +22,7 @@ REPO=$PWD
 PY=$REPO/.venv/bin/python
 SNAKEMAKE=$REPO/.venv/bin/snakemake
 TIMEOUT=${SLURM_E2E_TIMEOUT:-900}
-# the target: chapter 3's pipeline for one data set on the tiny test overrides (dataset, 8 per-fold
+# the target: chapter 3's pipeline for one data set on the tiny test overrides (data sets, per-fold
 # jobs, summary, figure 3.4): cluster jobs with seeds, threads and resources, plus local rules
 TARGETS=(figures/fig3_4.png results/chapter3/summary/linear_zhang_feature_noise.csv)
 CONFIG=("$REPO/config.yaml" "$REPO"/tests/workflow/*.yaml)
