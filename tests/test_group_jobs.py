@@ -6,12 +6,10 @@ thesis config) and every item of a data set per job when grouped (the quick conf
 quick config both ways: fewer jobs grouped, each item's files at the same paths, one log per job.
 """
 
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from dry_run import forced_dry_run
 import yaml
 
 from fscompbio.datasets import DATASETS, draw_name
@@ -43,19 +41,10 @@ def _section(config, path):
 
 def _jobs(workdir, *configfiles):
     """{rule: [(outputs, logs)]} of a forced dry run of the quick config (with ``configfiles`` over it)."""
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
-           "--forceall", "--dry-run", "--cores", "1", "--configfile", str(REPO / "config.yaml"),
-           *map(str, configfiles), "--", *TARGETS]
-    run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    jobs, job = {}, None
-    for line in run.stdout.splitlines():
-        m = re.match(r"^(?:local)?rule (\w+):$", line)
-        if m:
-            job = {"output": [], "log": []}
-            jobs.setdefault(m.group(1), []).append(job)
-        elif job is not None and (m := re.match(r"^    (output|log): (.*)$", line)):
-            job[m.group(1)] = m.group(2).split(", ")
+    jobs = {}
+    for job in forced_dry_run(workdir, "--cores", "1", "--configfile", REPO / "config.yaml", *configfiles, "--",
+                              *TARGETS):
+        jobs.setdefault(job["rule"], []).append({"output": job["output"], "log": job["log"]})
     return jobs
 
 

@@ -4,13 +4,11 @@ never which files the workflow writes (a forced dry run of the quick config with
 and without the grouping); per-fold seeds do not depend on the grouping, so the files' content does not either
 (tests/test_evaluate_reproduces_workflow.py runs the folds themselves)."""
 
-import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from dry_run import forced_dry_run
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,17 +27,9 @@ def _dry_run(workdir, overrides=None):
     if overrides:
         configs.append(workdir / "overrides.yaml")
         configs[-1].write_text(yaml.safe_dump(overrides))
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
-           "--forceall", "--dry-run", "--configfile", *map(str, configs)]
-    run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    rules, outputs = Counter(), set()
-    for line in run.stdout.splitlines():
-        m = re.match(r"^(?:local)?rule (\w+):$", line)
-        if m:
-            rules[m.group(1)] += 1
-        elif line.startswith("    output: "):
-            outputs.update(line.split(": ", 1)[1].split(", "))
+    jobs = forced_dry_run(workdir, "--configfile", *configs)
+    rules = Counter(j["rule"] for j in jobs)
+    outputs = {f for j in jobs for f in j["output"]}
     return rules, outputs
 
 

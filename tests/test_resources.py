@@ -8,11 +8,10 @@ memory follows its matrices. The rule files are read for ``threads`` and ``local
 """
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from dry_run import forced_dry_run
 
 REPO = Path(__file__).resolve().parents[1]
 RULE_FILES = [REPO / "Snakefile", *sorted((REPO / "rules").glob("*.smk"))]
@@ -28,21 +27,7 @@ COMPUTED_FIGURES = set()
 
 def _jobs(tmp_path_factory, configfile):
     """(rule, wildcards, resources) of every job of a forced dry run of ``configfile``."""
-    workdir = tmp_path_factory.mktemp("dry")
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
-           "--forceall", "--dry-run", "--configfile", str(REPO / configfile)]
-    run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    jobs, job = [], None
-    for line in run.stdout.splitlines():
-        m = re.match(r"^(?:local)?rule (\w+):$", line)
-        if m:
-            job = {"rule": m.group(1), "wildcards": {}, "resources": {}}
-            jobs.append(job)
-        elif job is not None and line.startswith("    wildcards: "):
-            job["wildcards"] = dict(kv.split("=", 1) for kv in line.split(": ", 1)[1].split(", "))
-        elif job is not None and line.startswith("    resources: "):
-            job["resources"] = dict(kv.split("=", 1) for kv in line.split(": ", 1)[1].split(", "))
+    jobs = forced_dry_run(tmp_path_factory.mktemp("dry"), "--configfile", REPO / configfile)
     return [j for j in jobs if j["rule"] != "all"]
 
 
