@@ -39,7 +39,7 @@ for _chapter, _short in [("chapter3", "ch3"), ("chapter4", "ch4")]:
 
     for _i, _methods in enumerate(method_groups(_chapter), start=1):
         _dir = f"{_chapter}/folds/{{dataset}}"
-        register_fold_group_cost(f"{_short}_fold_group{_i}", _chapter, _short, _methods)
+        register_fold_group_cost(f"{_short}_fold_group{_i}", _short, _methods)
 
         rule:
             name:

@@ -30,11 +30,14 @@ LOCAL_MEM_MB = 1000
 LOCAL_RUNTIME = 10
 
 
-def group_cost(cost, members):
-    """(CPU seconds, peak MB) of a job that runs several items one after another (a config's group_jobs): the
-    items' ``cost`` (of a wildcards-like object each) summed, the largest of their peak memories."""
+def group_cost(cost, members, startup=None):
+    """(CPU seconds, peak MB) of a job that runs several items one after another (chapters 3 and 4's
+    method_groups, chapter 5's groups, a config's group_jobs): the items' ``cost`` (of a wildcards-like
+    object each, every one counting a job's start-up) summed with one start-up for the whole job
+    (``startup`` seconds, default FOLD_BASE_SECONDS), and the largest of their peak memories."""
     costs = [cost(SimpleNamespace(**m)) for m in members]
-    return sum(c[0] for c in costs), max(c[1] for c in costs)
+    startup = FOLD_BASE_SECONDS if startup is None else startup
+    return sum(c[0] for c in costs) - startup * (len(costs) - 1), max(c[1] for c in costs)
 
 
 def runtime_minutes(seconds, attempt=1):
@@ -379,7 +382,10 @@ COSTS = {
     "ch5_homology": lambda wc: (120 * max(ch5_scale(), ch5_scale() ** 2), CH5_BASE_MB + ch5_data_mb(False)),
     "ch5_sparse_filtering": lambda wc: ch5_sparse_filtering_cost(),
     # a job of CH5_CELLS_PER_JOB cells (chapter5.prediction.group) of one approach, run one after the other
-    "ch5_predict": lambda wc: (ch5_predict_cost(wc.approach)[0] * CH5_CELLS_PER_JOB, ch5_predict_cost(wc.approach)[1]),
+    # (a cell's modelled time counts no start-up)
+    "ch5_predict": lambda wc: group_cost(
+        lambda cell: ch5_predict_cost(cell.approach), [dict(approach=wc.approach)] * CH5_CELLS_PER_JOB, startup=0.0
+    ),
     # the largest training set of a learning curve: every positive and 10x as many negatives; a job of
     # CH5_LC_CELLS_PER_JOB cells (chapter5.learning_curve.group), the sparse filter's memory if one of them has it
     "ch5_learning_curve": lambda wc: (
@@ -402,19 +408,13 @@ COSTS = {
 }
 
 
-def register_fold_group_cost(rule_name, chapter, short, methods):
-    """The cost of a fold job running a group of methods (method_groups): the sum of its methods' CPU times, the
-    largest of their peak memories."""
-
-    def cost(wc):
-        n_folds = int(getattr(wc, f"{short}_last")) - int(getattr(wc, f"{short}_first")) + 1
-        seconds = [fold_seconds(chapter, wc.dataset, m, n_folds) for m in methods]
-        # one start-up (FOLD_BASE_SECONDS) for the whole job
-        return sum(seconds) - FOLD_BASE_SECONDS * (len(methods) - 1), max(
-            fold_mem_mb(chapter, wc.dataset, m) for m in methods
-        )
-
-    COSTS[rule_name] = cost
+def register_fold_group_cost(rule_name, short, methods):
+    """The cost of a fold job running a group of methods (method_groups): the fold jobs of its methods as one
+    group (:func:`group_cost`)."""
+    keys = ("dataset", f"{short}_first", f"{short}_last")
+    COSTS[rule_name] = lambda wc: group_cost(
+        COSTS[f"{short}_fold"], [{**{k: getattr(wc, k) for k in keys}, f"{short}_method": m} for m in methods]
+    )
 
 
 def mem_of(rule_name):
