@@ -26,6 +26,8 @@ rule ch3_summary:
         "results/chapter3/summary/{dataset}.csv",
     log:
         "logs/chapter3/summary/{dataset}.log",
+    wildcard_constraints:
+        dataset=ungrouped_dataset_pattern("chapter3"),
     localrule: True
     conda:
         "../envs/study.yaml"
@@ -40,7 +42,8 @@ rule ch3_summary:
 
 
 # one panel figure per data set (fig3_3 .. fig3_13, chapter3_<name>), each with its own caption
-for _dataset in CH3["datasets"]:
+# (the study's data sets' panels are rules/summaries.smk's when summaries_one_job is set)
+for _dataset in [d for d in CH3["datasets"] if d not in grouped_summaries("chapter3")]:
     _fig = panel_id("chapter3", _dataset)
 
     rule:

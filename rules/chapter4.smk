@@ -28,6 +28,8 @@ rule ch4_summary:
         "results/chapter4/summary/{dataset}.csv",
     log:
         "logs/chapter4/summary/{dataset}.log",
+    wildcard_constraints:
+        dataset=ungrouped_dataset_pattern("chapter4"),
     localrule: True
     conda:
         "../envs/study.yaml"
@@ -42,7 +44,8 @@ rule ch4_summary:
 
 
 # one panel figure per data set (fig4_4 .. fig4_14, chapter4_<name>), each with its own caption
-for _dataset in CH4["datasets"]:
+# (the study's data sets' panels are rules/summaries.smk's when summaries_one_job is set)
+for _dataset in [d for d in CH4["datasets"] if d not in grouped_summaries("chapter4")]:
     _fig = panel_id("chapter4", _dataset)
 
     rule:

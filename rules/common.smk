@@ -263,6 +263,23 @@ def grouped_synthetic():
 GROUPED_SYNTHETIC = grouped_synthetic()
 
 
+def grouped_summaries(section):
+    """The data sets whose summary and panel figure one job makes (``summaries_one_job``): the study's data sets
+    of the chapter and their draws; none when each data set has jobs of its own. Your own data sets always do,
+    so the own_data target runs only the jobs they need."""
+    cfg = config[section]
+    if not cfg.get("summaries_one_job"):
+        return []
+    return [d for d in cfg["datasets"] if is_study_dataset(section, d)] + draw_datasets(section)
+
+
+def ungrouped_dataset_pattern(section):
+    """The ``{dataset}`` wildcard of a chapter's per-data-set summary rule: any name but those of
+    :func:`grouped_summaries`, whose files the grouped rule writes."""
+    grouped = "|".join(re.escape(d) for d in grouped_summaries(section))
+    return f"(?!(?:{grouped})$)[^/]+" if grouped else "[^/]+"
+
+
 def premise_datasets():
     """The synthetic sets of chapter 3 (every draw): the sets whose premises are tested (rules/premises.smk)."""
     return [d for d in CH3["datasets"] if d in _REGISTRY] + draw_datasets("chapter3")

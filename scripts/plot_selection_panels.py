@@ -10,15 +10,10 @@ start_job_log(snakemake.log[0])
 
 import pandas as pd  # noqa: E402
 
-from fscompbio.evaluation import method_spec  # noqa: E402
 from fscompbio.plots import save_figure  # noqa: E402
-from fscompbio.plots.datasets import LABELS  # noqa: E402
-from fscompbio.plots.selection_panels import plot_method_panels  # noqa: E402
+from fscompbio.plots.selection_panels import dataset_panels  # noqa: E402
 
 summary = pd.read_csv(snakemake.input[0])
-methods = snakemake.params.methods
-labels = {m: method_spec(m).label or m for m in methods}
 logging.info("%s: %d rows", snakemake.input[0], len(summary))
-fig = plot_method_panels(summary, title=LABELS.get(snakemake.params.dataset, snakemake.params.dataset),
-                         methods=methods, labels=labels, footer=snakemake.params.sizes)
-save_figure(fig, snakemake.output[0])
+p = snakemake.params
+save_figure(dataset_panels(summary, p.dataset, p.methods, footer=p.sizes), snakemake.output[0])

@@ -7,27 +7,12 @@ from fscompbio.joblog import start_job_log
 
 start_job_log(snakemake.log[0])
 
-from collections import defaultdict  # noqa: E402
-
-import pandas as pd  # noqa: E402
-
-from fscompbio.evaluation import aggregate_folds  # noqa: E402
+from fscompbio.evaluation import summarise_fold_jobs  # noqa: E402
 from fscompbio.io import atomic_path, read_json  # noqa: E402
 
-groups = defaultdict(list)
-for path in snakemake.input:
-    job = read_json(path)
-    for fold in job["folds"]:
-        for msel, r in fold["results"].items():
-            groups[(job["method"], msel)].append({**r, "fold": fold["fold"]})
-rows = []
-for (method, msel), folds in groups.items():
-    n_features = {f["n_features"] for f in folds}
-    if len(n_features) != 1:
-        raise ValueError(f"{snakemake.params.dataset}/{method}/{msel}: folds disagree on n_features {n_features}")
-    agg = aggregate_folds(sorted(folds, key=lambda f: f["fold"]), n_features.pop())
-    rows.append({"dataset": snakemake.params.dataset, "method": method, "model_selection": msel, **agg})
-    logging.info("%s %s: accuracy %.3f, %.1f features, log-likelihood %.2f%s", method, msel, agg["accuracy_mean"],
-                 agg["n_selected_mean"], agg["log_likelihood"], " (every feature selected)" if agg["union_is_all"] else "")
+summary = summarise_fold_jobs([read_json(path) for path in snakemake.input], snakemake.params.dataset)
+for r in summary.itertuples():
+    logging.info("%s %s: accuracy %.3f, %.1f features, log-likelihood %.2f%s", r.method, r.model_selection,
+                 r.accuracy_mean, r.n_selected_mean, r.log_likelihood, " (every feature selected)" if r.union_is_all else "")
 with atomic_path(snakemake.output[0]) as tmp:
-    pd.DataFrame(rows).sort_values(["method", "model_selection"]).to_csv(tmp, index=False, float_format="%.6g")
+    summary.to_csv(tmp, index=False, float_format="%.6g")

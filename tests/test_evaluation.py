@@ -23,6 +23,7 @@ from fscompbio.evaluation import (
     selection_matrix,
     simulate_selections,
     split_timing,
+    summarise_fold_jobs,
     model_selections_for,
 )
 from fscompbio.model_selection import KTASelect, NestedCVSelect, OwnModelSelect
@@ -192,6 +193,35 @@ def test_union_of_all_features_is_flagged():
     assert agg["log_likelihood"] == 0.0 and agg["union_is_all"]
     assert agg["precision_mean"] is None and agg["n_selected_min"] == 1 and agg["n_selected_max"] == 3
     assert not aggregate_folds(folds, 5)["union_is_all"]
+
+
+def _fold(k, selected, accuracy, n_features=4):
+    return {"fold": k, "results": {"kta": {"accuracy": accuracy, "n_selected": len(selected), "precision": None,
+                                           "recall": None, "selected": selected, "n_features": n_features}}}
+
+
+def test_a_summary_pools_each_method_over_its_fold_jobs():
+    """Folds of one method split over two jobs (folds_per_job) give the row of one job with all of them, in
+    fold order whatever the order of the jobs."""
+    jobs = [{"method": "correlation", "folds": [_fold(2, [0, 1], 0.5)]},
+            {"method": "random", "folds": [_fold(0, [3], 0.25)]},
+            {"method": "correlation", "folds": [_fold(0, [0], 1.0), _fold(1, [0, 2], 0.75)]}]
+    summary = summarise_fold_jobs(jobs, "toy")
+    assert list(summary["method"]) == ["correlation", "random"] and set(summary["dataset"]) == {"toy"}
+    row = summary.iloc[0]
+    assert row["n_folds"] == 3 and row["accuracy_mean"] == pytest.approx(0.75)
+    assert row["n_selected_min"] == 1 and row["n_selected_max"] == 2
+    folds = [_fold(0, [0], 1.0), _fold(1, [0, 2], 0.75), _fold(2, [0, 1], 0.5)]
+    expected = aggregate_folds([{**f["results"]["kta"], "fold": f["fold"]} for f in folds], 4)
+    assert row["log_likelihood"] == pytest.approx(expected["log_likelihood"])
+
+
+def test_a_summary_refuses_folds_of_different_widths():
+    jobs = [{"method": "correlation", "folds": [_fold(0, [0], 1.0), _fold(1, [0], 1.0, n_features=5)]}]
+    with pytest.raises(ValueError, match="toy/correlation/kta: folds disagree on n_features"):
+        summarise_fold_jobs(jobs, "toy")
+    with pytest.raises(ValueError, match="toy: no outer fold results"):
+        summarise_fold_jobs([], "toy")
 
 
 def test_model_selections_for_own_models():

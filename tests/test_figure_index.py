@@ -69,8 +69,17 @@ def test_the_generator_reads_a_rule_named_in_a_loop(tmp_path):
     )
     rows = figure_index.index_rows([("ch3_chapter3_my_study", ["figures/chapter3_my_study.png"])])
     assert [(r.id, r.rule, r.functions) for r in rows] == [
-        ("chapter3_my_study", "ch3_chapter3_my_study", ("plots.selection_panels.plot_method_panels",))
+        ("chapter3_my_study", "ch3_chapter3_my_study", ("plots.selection_panels.dataset_panels",))
     ]
+
+
+def test_the_most_specific_loop_rule_names_the_script():
+    # ch3_summaries (name: f"{_short}_summaries") also matches the panels' f"ch3_{_fig}": the template with
+    # more fixed characters wins
+    scripts = figure_index.rule_scripts()
+    for rule in ("ch3_summaries", "ch4_summaries"):
+        assert figure_index.script_of(rule, scripts) == ("rules/summaries.smk", "scripts/summarise_chapter.py")
+    assert figure_index.script_of("ch4_fig4_9", scripts) == ("rules/chapter4.smk", "scripts/plot_selection_panels.py")
 
 
 def test_the_update_keeps_the_text_around_the_markers():

@@ -1,4 +1,5 @@
-"""Fewer, larger jobs: grouping work into one job (chapters 3 and 4's method_groups, datasets.synthetic_one_job,
+"""Fewer, larger jobs: grouping work into one job (chapters 3 and 4's method_groups and summaries_one_job,
+datasets.synthetic_one_job,
 chapter 5's groups, the group_jobs of regression, multiclass, paper and the premises) changes how many jobs run,
 never which files the workflow writes (a forced dry run of the quick config with
 and without the grouping); per-fold seeds do not depend on the grouping, so the files' content does not either
@@ -14,8 +15,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 
 # the quick config with every grouping turned off: a job per method, per synthetic set
-UNGROUPED = {"chapter3": {"method_groups": [], "premises": {"group_jobs": False}},
-             "chapter4": {"method_groups": []}, "datasets": {"synthetic_one_job": False},
+UNGROUPED = {"chapter3": {"method_groups": [], "premises": {"group_jobs": False}, "summaries_one_job": False},
+             "chapter4": {"method_groups": [], "summaries_one_job": False}, "datasets": {"synthetic_one_job": False},
              "chapter5": {"prediction": {"group": []}, "learning_curve": {"group": []}},
              "regression": {"figR_2": {"group_jobs": False}}, "multiclass": {"group_jobs": False},
              "paper": {"tableP_2": {"group_jobs": False}}}
@@ -55,5 +56,9 @@ def test_grouping_runs_fewer_jobs(runs):
     n_csv = len(yaml.safe_load((REPO / "config.yaml").read_text())["datasets"]["csv"])
     assert grouped["synthetic_datasets"] == 1 and "synthetic_datasets" not in ungrouped
     assert grouped["dataset"] == n_csv and ungrouped["dataset"] > n_csv + 20  # 14 sets and their draws
+    # one job per chapter summarises every data set and its draws (23) and draws their panels (11)
+    for short in ("ch3", "ch4"):
+        assert grouped[f"{short}_summaries"] == 1 and f"{short}_summary" not in grouped
+        assert ungrouped[f"{short}_summary"] == 23 and sum(n for r, n in ungrouped.items() if r.startswith(f"{short}_fig")) >= 11
     # the quick config: at most 300 jobs (its ungrouped layout, the thesis config's grain, has over 600)
     assert sum(grouped.values()) <= 300 < 600 < sum(ungrouped.values())

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 RULE_FILES = [REPO / "Snakefile", *sorted((REPO / "rules").glob("*.smk"))]
 # rules that run on the submitting node: figures, tables, summaries, the data sets (seconds each)
 LOCAL_RULE = re.compile(
-    r"^(ch[345]_fig\w+|ch[345]_table\w+|\w+_summary|table\w+|fig\d_\d|ch3_consistency_toy|workflow_rulegraph|"
+    r"^(ch[345]_fig\w+|ch[345]_table\w+|\w+_summary|ch[34]_summaries|table\w+|fig\d_\d|ch3_consistency_toy|workflow_rulegraph|"
     r"reg_figR_2|mc_figM_1|paper_tableP_2|paper_figP_2|dataset|synthetic_datasets|environment|claims|features|own_data|all)$"
 )
 # figures that compute for minutes at the thesis' sizes: cluster jobs (none: figure 5.4's SVM on 4,000 windows x
@@ -49,7 +49,7 @@ def _runtime(jobs, rule, **wildcards):
 @pytest.mark.parametrize("which", ["quick", "thesis"])
 def test_every_job_asks_for_memory_and_run_time(which, quick_jobs, thesis_jobs):
     jobs = quick_jobs if which == "quick" else thesis_jobs
-    assert len(jobs) > (150 if which == "quick" else 1500)
+    assert len(jobs) > (100 if which == "quick" else 1500)
     for job in jobs:
         res = job["resources"]
         assert "mem_mb" in res and "runtime" in res, f"{job['rule']} {job['wildcards']}: no mem_mb/runtime: {res}"
@@ -130,12 +130,13 @@ def test_figure_table_and_summary_rules_are_local():
         generic = name.replace("{_fig}", "fig_x")  # the per-data-set panel rules
         # the one fold rule of chapters 3 and 4 (rules/folds.smk) is ch3_fold and ch4_fold
         generics = {"{_short}_fold": ["ch3_fold", "ch4_fold"],
-                    "{_short}_fold_group{_i}": ["ch3_fold_group", "ch4_fold_group"]}.get(generic, [generic])
+                    "{_short}_fold_group{_i}": ["ch3_fold_group", "ch4_fold_group"],
+                    "{_short}_summaries": ["ch3_summaries", "ch4_summaries"]}.get(generic, [generic])
         names.extend(generics)
         for generic in generics:
             if LOCAL_RULE.match(generic) and generic not in COMPUTED_FIGURES:
                 assert local, f"{path}: rule {name} (a figure, table or summary) is not a localrule"
             else:
                 assert not local, f"{path}: rule {name} computes for minutes at the thesis' sizes: a cluster job"
-    assert {"ch3_fold", "ch4_fold", "ch3_fold_group", "ch4_fold_group", "ch5_predict", "ch5_sparse_filtering", "ch5_sv_correlations", "mc_fold",
+    assert {"ch3_fold", "ch4_fold", "ch3_fold_group", "ch4_fold_group", "ch3_summaries", "ch5_predict", "ch5_sparse_filtering", "ch5_sv_correlations", "mc_fold",
             "reg_recovery"} <= set(names)

@@ -128,9 +128,14 @@ def rule_scripts(repo=REPO):
 
 
 def script_of(rule, scripts):
-    """(rules file, script) of a job's rule: its own name first, then a rule named by an f-string."""
+    """(rules file, script) of a job's rule: its own name first, then the rule named by an f-string whose
+    template matches it with the most fixed characters (``ch3_summaries`` is ``{_short}_summaries``'s, not
+    ``ch3_{_fig}``'s)."""
     exact = [(f, s) for p, f, s in scripts if p == re.escape(rule)]
-    matches = exact or [(f, s) for p, f, s in scripts if re.fullmatch(p, rule)]
+    fixed = {p: len(re.sub(r"\\(.)", r"\1", p.replace(".+", ""))) for p, _, _ in scripts}
+    found = [(fixed[p], f, s) for p, f, s in scripts if re.fullmatch(p, rule)]
+    best = max((n for n, _, _ in found), default=None)
+    matches = exact or [(f, s) for n, f, s in found if n == best]
     if len(matches) != 1:
         raise ValueError(f"rule {rule}: {len(matches)} rule definitions with a script match it: {matches}")
     return matches[0]

@@ -8,7 +8,8 @@ Protocol: :func:`outer_splits` (stratified outer folds), :func:`run_outer_fold`
 (selector on the training fold, KTA or nested-CV model selection, Gaussian SVM
 with C = 1 on the test fold, timings), :func:`split_timing` (wall-clock fields
 apart, so results reproduce byte for byte), :func:`aggregate_folds` (means, sds,
-ranges, mean variance, log-likelihood over the folds).
+ranges, mean variance, log-likelihood over the folds), :func:`summarise_fold_jobs`
+(one data set's summary: :func:`aggregate_folds` per method and model selection).
 
 The workflow's outer folds of chapters 3 and 4, shared with ``fscompbio evaluate``: :func:`fold_seeds`,
 :func:`evaluate_folds`. Which features were selected, how often: :func:`feature_table` (the
@@ -58,6 +59,7 @@ from ._protocol import (
     outer_splits,
     run_outer_fold,
     split_timing,
+    summarise_fold_jobs,
 )
 from ._oracle import ORACLES, oracle_accuracy
 from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_table, ovr_l1_logistic_fold
@@ -77,6 +79,7 @@ __all__ = [
     "run_outer_fold",
     "split_timing",
     "aggregate_folds",
+    "summarise_fold_jobs",
     "METRICS",
     "MODEL_SELECTIONS",
     "ABSOLUTE_GAMMAS",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
@@ -12,8 +13,8 @@ from sklearn.svm import SVC
 from ..model_selection import KTASelect, NestedCVSelect, OwnModelSelect, ranking_order
 from ._metrics import accuracy, consistency_log_likelihood, mean_variance, precision_recall, selection_matrix
 
-__all__ = ["outer_splits", "run_outer_fold", "split_timing", "aggregate_folds", "METRICS", "MODEL_SELECTIONS",
-           "ABSOLUTE_GAMMAS", "TIMING_KEYS", "absolute_gammas"]
+__all__ = ["outer_splits", "run_outer_fold", "split_timing", "aggregate_folds", "summarise_fold_jobs", "METRICS",
+           "MODEL_SELECTIONS", "ABSOLUTE_GAMMAS", "TIMING_KEYS", "absolute_gammas"]
 
 #: the per-method quantities of figures 3.3-3.8 (and 4.4-4.9), in panel order
 METRICS = ("accuracy", "n_selected", "precision", "recall", "mean_variance", "log_likelihood")
@@ -253,3 +254,37 @@ def aggregate_folds(folds, n_features):
     out["log_likelihood"] = consistency_log_likelihood(W)
     out["union_is_all"] = bool(W.any(axis=0).all())
     return out
+
+
+def summarise_fold_jobs(jobs, dataset):
+    """The summary of one data set's outer folds: one row per (method, model selection) with
+    :func:`aggregate_folds` over its folds (the rows of figures 3.3-3.13 and 4.4-4.14).
+
+    Parameters
+    ----------
+    jobs : iterable of dict
+        The fold jobs' results (one per method and group of outer folds): ``method`` and ``folds``, each fold
+        with ``fold`` and ``results`` (model selection -> the dict of :func:`run_outer_fold`).
+    dataset : str
+        The data set's name, written in every row and in error messages.
+
+    Returns
+    -------
+    DataFrame
+        Sorted by method and model selection.
+    """
+    groups = {}
+    for job in jobs:
+        for fold in job["folds"]:
+            for msel, r in fold["results"].items():
+                groups.setdefault((job["method"], msel), []).append({**r, "fold": fold["fold"]})
+    rows = []
+    for (method, msel), folds in groups.items():
+        n_features = {f["n_features"] for f in folds}
+        if len(n_features) != 1:
+            raise ValueError(f"{dataset}/{method}/{msel}: folds disagree on n_features {n_features}")
+        agg = aggregate_folds(sorted(folds, key=lambda f: f["fold"]), n_features.pop())
+        rows.append({"dataset": dataset, "method": method, "model_selection": msel, **agg})
+    if not rows:
+        raise ValueError(f"{dataset}: no outer fold results to summarise")
+    return pd.DataFrame(rows).sort_values(["method", "model_selection"])

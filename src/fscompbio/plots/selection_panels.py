@@ -12,9 +12,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ..evaluation import method_spec
 from ._style import PALETTE, apply_style
+from .datasets import LABELS
 
-__all__ = ["PANELS", "plot_method_panels", "summary_frame"]
+__all__ = ["PANELS", "dataset_panels", "plot_method_panels", "summary_frame"]
 
 #: panel order and titles of figures 3.3-3.8 (summary column prefix, title); the first four are
 #: means over the outer folds with min-max bars, the last two are computed from all folds' selections
@@ -172,3 +174,12 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         bottom = 0.05
     fig.tight_layout(rect=(0, bottom, 1, 0.91))
     return fig
+
+
+def dataset_panels(summary, dataset, methods, footer=""):
+    """The panel figure of one data set (figures 3.3-3.13, 4.4-4.14, or one of your own data sets) from its
+    summary (:func:`fscompbio.evaluation.summarise_fold_jobs`): the methods labelled as the method registry
+    names them, in the order given, the data set titled as the study names it."""
+    labels = {m: method_spec(m).label or m for m in methods}
+    return plot_method_panels(summary, title=LABELS.get(dataset, dataset), methods=methods, labels=labels,
+                              footer=footer)
