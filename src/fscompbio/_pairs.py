@@ -7,7 +7,7 @@ A Gaussian kernel on ``m`` points has unit diagonal and is symmetric, so it is d
 * the squared distances of ``B`` feature subsets are **one matrix product** ``D2 = T @ M`` of the
   per-feature squared-difference tensor ``T`` (``(P, d)``, ``T[p, i] = (x_ai - x_bi)^2``) with the 0/1
   subset mask ``M`` (``(d, B)``), formed whole (:func:`pair_sq_diffs`, :class:`PairTensor`) or block by
-  block of pairs (:func:`pair_blocks`, :func:`transpose_product`);
+  block of pairs (:func:`pair_product`, :func:`transpose_product`);
 * the product structure of the Gaussian kernel, ``K(S without i) = K(S) / exp(-gamma D_i)`` and
   ``K(S with j) = K(S) * exp(-gamma D_j)`` (elementwise), is applied in the log domain as
   ``exp(-gamma (D2_S -/+ T[:, i]))``, which is the same update without overflow;
@@ -46,6 +46,7 @@ __all__ = [
     "pair_sq_diffs32",
     "pair_rows32",
     "pair_blocks",
+    "pair_product",
     "transpose_product",
     "hsic_pair_weights",
     "batched_hsic",
@@ -304,6 +305,24 @@ def pair_blocks(X, ws, name="T"):
             a += 1
         yield o, buf[: pair_rows32(X, first, a, buf)]
         o += r
+
+
+def pair_product(X, ws, M, out, chunk=None):
+    """``T @ M`` for the pair differences ``T`` of the float32 C-order ``X`` (``(s, n)``) and ``M``
+    (``(n, B)``, float32), written into ``out`` (``(P, B)``) walking the pairs in blocks (:func:`pair_blocks`),
+    so that ``T`` is never formed whole. With ``chunk < n`` the features are summed in chunks of ``chunk``
+    columns (float32 partial sums, as when ``T`` is formed a chunk of columns at a time)."""
+    n = X.shape[1]
+    for o, T in pair_blocks(X, ws):
+        r = T.shape[0]
+        if chunk is None or chunk >= n:
+            np.matmul(T, M, out=out[o : o + r])
+        else:
+            acc = out[o : o + r]
+            acc[...] = 0.0
+            for start in range(0, n, chunk):
+                acc += T[:, start : start + chunk] @ M[start : start + chunk]
+    return out
 
 
 def transpose_product(X, ws, V):

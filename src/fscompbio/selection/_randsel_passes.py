@@ -21,7 +21,7 @@ from .._pairs import (
     Workspace,
     batched_alignment,
     batched_alignments_f32,
-    pair_blocks,
+    pair_product,
     pair_sq_diffs32,
     transpose_product,
 )
@@ -191,21 +191,13 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
     chunk = max(1, int(TENSOR_CHUNK_BUDGET // (4 * max(P, 1))))
     M1 = np.ones((n, B + 1), dtype=np.float32)
     M1[:, :B] = Mm
-    prod = ws.get("prod", (P, B + 1))
+    prod = ws.get("prod", (P, B + 1))  # T @ [Mm, 1]
     X = np.ascontiguousarray(Xr, dtype=np.float32)
     # T is never formed whole: the pairs of consecutive samples are squared into a cache-sized block and
     # multiplied at once (at 300 x 1,500 T would be 270 MB and the product with B + 1 ~ 11 columns
     # memory-bound; bench/bench_randsel_pairs.py times it). Features are summed in chunks of `chunk` as
     # when T was formed in chunks, so each entry adds the same float32 partial sums.
-    for o, T in pair_blocks(X, ws):
-        r = T.shape[0]
-        if chunk >= n:
-            np.matmul(T, M1, out=prod[o : o + r])
-        else:
-            acc = prod[o : o + r]
-            acc[...] = 0.0
-            for start in range(0, n, chunk):
-                acc += T[:, start : start + chunk] @ M1[start : start + chunk]
+    pair_product(X, ws, M1, prod, chunk)
     ext = pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
     D2 = ws.get("D2", (P, 2 * B))
     D2[:, :B] = prod[:, :B]
@@ -401,9 +393,7 @@ def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
         M = random_subset_masks(rng, n, h, B).astype(np.float32)
         if gammas is None:  # one width scale per iteration: the median distance of the random halves
             gammas = gamma_from_median_sq(grid, _median_sq_distance(Xs[rows], layout, M, rng))
-        D2 = ws.get("D2", (layout.n_pairs, B))
-        for o, T in pair_blocks(X, ws):
-            np.matmul(T, M, out=D2[o : o + T.shape[0]])
+        D2 = pair_product(X, ws, M, ws.get("D2", (layout.n_pairs, B)))
         np.maximum(D2, 0.0, out=D2)  # clip round-off
         if chosen is None:  # a grid: the width of largest mean alignment on the first batch
             scores = [_kernel_alignments(D2, g, target, estimator, ws).mean() for g in gammas]
@@ -447,9 +437,7 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
         M = random_subset_masks(rng, n, h, B).astype(np.float32)
         if gamma is None:
             gamma = gamma_from_median_sq(width, _median_sq_distance(X[rows], layout, M, rng))
-        D2 = ws.get("D2", (layout.n_pairs, B))
-        for o, T in pair_blocks(Xb, ws):
-            np.matmul(T, M, out=D2[o : o + T.shape[0]])
+        D2 = pair_product(Xb, ws, M, ws.get("D2", (layout.n_pairs, B)))
         np.maximum(D2, 0.0, out=D2)
         K = np.exp(np.multiply(D2, np.float32(-gamma)))
         V = np.zeros((layout.n_pairs, L), dtype=np.float32)
