@@ -251,8 +251,8 @@ class PairTensor:
 
 
 class Workspace:
-    """Reusable float32 buffers of one iteration (fresh multi-megabyte arrays per batch cost page faults
-    comparable to the arithmetic)."""
+    """Reusable float32 buffers, by name, for the blockwise pair products of one pass (fresh multi-megabyte
+    arrays per batch cost page faults comparable to the arithmetic)."""
 
     def __init__(self):
         self._buf = {}
@@ -292,8 +292,8 @@ def pair_sq_diffs32(Xr, start, stop, out=None):
 def pair_blocks(X, ws, name="T"):
     """Yield ``(offset, T_block)``: the per-feature squared differences of the float32 C-order ``X`` on
     consecutive blocks of pairs in :class:`PairLayout` order (whole samples, about :data:`PAIR_BLOCK_BYTES`
-    each), so that ``T`` is never formed whole (the exact iterations' :func:`_sq_distances` and the
-    screen's products both walk the pairs this way)."""
+    each), so that ``T`` is never formed whole (:func:`pair_product` and :func:`transpose_product` walk the
+    pairs this way)."""
     s, n = X.shape
     rows = max(64, PAIR_BLOCK_BYTES // (4 * max(n, 1)))
     buf = ws.get(name, (rows + s, n))
