@@ -22,7 +22,7 @@ import fscompbio
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import alignment, gaussian_kernel, hsic, label_kernel
 from fscompbio.selection import BaHSIC, RandSel
-from fscompbio.selection._gaussian_updates import (
+from fscompbio._pairs import (
     CenteredTarget,
     PairLayout,
     PairTensor,

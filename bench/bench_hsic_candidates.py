@@ -41,9 +41,9 @@ from fscompbio._scaling import standardize
 from fscompbio.datasets import load_csv_dataset, make_dataset
 from fscompbio.kernels import label_kernel
 from fscompbio.selection import FoHSIC
-from fscompbio.selection import _gaussian_updates as gu
+import fscompbio._pairs as gu
 from fscompbio.selection import _hsic
-from fscompbio.selection._gaussian_updates import PairLayout, PairTensor, hsic_pair_weights
+from fscompbio._pairs import PairLayout, PairTensor, hsic_pair_weights
 
 
 # ---------------------------------------------------------------------------------------------------------

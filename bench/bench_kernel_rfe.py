@@ -20,7 +20,7 @@ from threadpoolctl import threadpool_limits
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import label_kernel
 from fscompbio.selection import KernelRFE
-from fscompbio.selection._gaussian_updates import PairLayout, PairTensor, hsic_pair_weights, pairs_to_square
+from fscompbio._pairs import PairLayout, PairTensor, hsic_pair_weights, pairs_to_square
 from fscompbio.selection._hsic import _choose_gamma
 from fscompbio.selection._kernel_rfe import dual_sensitivities
 from fscompbio._scaling import standardize

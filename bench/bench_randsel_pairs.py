@@ -17,12 +17,12 @@ from threadpoolctl import threadpool_limits
 
 import fscompbio.selection._randsel_passes as passes
 from fscompbio.selection import RandSel
-from fscompbio.selection._gaussian_updates import PairLayout
+from fscompbio._pairs import PairLayout, Workspace, pair_sq_diffs32
 
 
 def previous_sq_distances(Xr, layout, Mm, extra=None, ws=None):
     """``_sq_distances`` as of 2026-11-22 (verbatim but for the docstring)."""
-    ws = passes._Workspace() if ws is None else ws
+    ws = Workspace() if ws is None else ws
     P = layout.n_pairs
     n, B = Mm.shape
     chunk = max(1, int(passes.TENSOR_CHUNK_BUDGET // (4 * max(P, 1))))
@@ -30,16 +30,16 @@ def previous_sq_distances(Xr, layout, Mm, extra=None, ws=None):
     M1[:, :B] = Mm
     prod = ws.get("prod", (P, B + 1))
     if chunk >= n:
-        T = passes._pair_sq_diffs32(Xr, 0, n, out=ws.get("T", (P, n)))
+        T = pair_sq_diffs32(Xr, 0, n, out=ws.get("T", (P, n)))
         np.matmul(T, M1, out=prod)
         ext = T[:, extra] if extra is not None else None
     else:
         prod[...] = 0.0
         for start in range(0, n, chunk):
             stop = min(n, start + chunk)
-            T = passes._pair_sq_diffs32(Xr, start, stop, out=ws.get("T", (P, stop - start)))
+            T = pair_sq_diffs32(Xr, start, stop, out=ws.get("T", (P, stop - start)))
             prod += T @ M1[start:stop]
-        ext = passes._pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
+        ext = pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
     D2 = ws.get("D2", (P, 2 * B))
     D2[:, :B] = prod[:, :B]
     np.subtract(prod[:, B:], prod[:, :B], out=D2[:, B:])
@@ -50,7 +50,7 @@ def previous_sq_distances(Xr, layout, Mm, extra=None, ws=None):
 
 
 def per_call(f, X, layout, Mm, reps):
-    ws = passes._Workspace()
+    ws = Workspace()
     out = f(X, layout, Mm, None, ws).copy()
     t = time.process_time()
     for _ in range(reps):

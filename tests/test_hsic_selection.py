@@ -11,7 +11,7 @@ from fscompbio._scaling import standardize
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import gaussian_kernel, hsic, label_kernel
 from fscompbio.selection import BaHSIC, FoHSIC
-from fscompbio.selection._gaussian_updates import PairLayout, PairTensor, batched_hsic, hsic_pair_weights
+from fscompbio._pairs import PairLayout, PairTensor, batched_hsic, hsic_pair_weights
 from fscompbio.selection._hsic import candidate_hsic
 
 ESTIMATORS = [BaHSIC(), BaHSIC(estimator="unbiased", step=2), FoHSIC(n_steps=3), FoHSIC(estimator="unbiased")]

@@ -197,9 +197,9 @@ def test_own_model_keeps_the_support_and_picks_the_best_aligned_width():
     sub = Xp[:, res.features]
     L = label_kernel(y)
     # recompute the grid's alignments directly and check the choice is their argmax
-    from fscompbio.model_selection import _relative_median, _pairwise_sq
-    from fscompbio.kernels import sigma_to_gamma
-    med = _relative_median(_pairwise_sq(sub))
+    from fscompbio.model_selection import _pairwise_sq
+    from fscompbio.kernels import median_sq_distance, sigma_to_gamma
+    med = np.sqrt(median_sq_distance(_pairwise_sq(sub)))
     gammas = sigma_to_gamma(med * 10.0 ** np.linspace(-1, 1, 4))
     aligns = np.array([alignment(np.exp(-g * _sqdist(sub)), L) for g in gammas])
     np.testing.assert_allclose(res.scores[0], aligns, rtol=1e-8)

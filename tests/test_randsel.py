@@ -10,19 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
+import fscompbio._pairs as pairs
 import fscompbio.selection._randsel as rs
 import fscompbio.selection._randsel_passes as passes
 from fscompbio.datasets import make_dataset
-from fscompbio.kernels import alignment, center, gaussian_kernel, hsic, label_kernel, sq_distances
+from fscompbio.kernels import sq_distances
 from fscompbio.selection import RandSel
-from fscompbio.selection._gaussian_updates import (
-    CenteredTarget,
-    PairLayout,
-    batched_alignment,
-    batched_alignments_f32,
-    batched_unbiased_alignment,
-    pair_sq_diffs,
-)
+from fscompbio._pairs import PairLayout
 from fscompbio.selection._randsel import balanced_subsample, expected_contributions, random_subset_masks
 
 CHEAP = dict(n_subsets=20, batch_size=10, random_state=0)
@@ -48,41 +42,7 @@ def top(sel, k):
     return set(np.argsort(sel.ranking_, kind="stable")[:k].tolist())
 
 
-# --- the batched algebra against fscompbio.kernels, one kernel at a time ---------------------------
-
-
-@settings(max_examples=25, deadline=None)
-@given(m=st.integers(4, 15), d=st.integers(2, 8), b=st.integers(1, 6), seed=st.integers(0, 2**31 - 1))
-def test_batched_distances_and_alignments_equal_one_kernel_at_a_time(m, d, b, seed):
-    """D2 = T @ mask; centred and HSIC1 alignments (float64 and float32) == fscompbio.kernels per kernel."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(m, d))
-    # two of each class at least: with a single sample of one class HSIC1(L, L) is 0 up to rounding (~1e-16)
-    # and the alignment a ratio of rounding errors, in the reference as in the batched code
-    y = np.r_[[-1, -1, 1, 1], rng.choice([-1, 1], m - 4)]
-    masks = random_subset_masks(np.random.RandomState(seed % 1000), d, max(1, d // 2), b)
-    lay = PairLayout(m)
-    D2 = pair_sq_diffs(X, lay) @ masks
-    L = label_kernel(y)
-    target = CenteredTarget(L, lay)
-    Kp = np.exp(-0.3 * D2)
-    ref_a, ref_u, cond = [], [], []
-    for j in range(b):
-        cols = np.flatnonzero(masks[:, j])
-        np.testing.assert_allclose(D2[:, j], lay.take(sq_distances(X[:, cols])), atol=1e-10)
-        K = gaussian_kernel(X[:, cols], gamma=0.3)
-        ref_a.append(alignment(K, L))
-        # float32 entries near 1 lose digits to centring: ||K|| / ||HKH|| amplifies their round-off
-        cond.append(np.linalg.norm(K) / max(np.linalg.norm(center(K)), 1e-300))
-        h = lambda A, B: hsic(A, B, estimator="unbiased")  # noqa: E731
-        kk, ll = h(K, K), h(L, L)
-        ref_u.append(h(K, L) / np.sqrt(kk * ll) if kk > 0 and ll > 0 else 0.0)
-    np.testing.assert_allclose(batched_alignment(Kp, target), ref_a, atol=1e-9)
-    np.testing.assert_allclose(batched_unbiased_alignment(Kp, target), ref_u, atol=1e-8)
-    K32 = Kp.astype(np.float32)
-    f32 = np.finfo(np.float32).eps * np.asarray(cond)
-    np.testing.assert_array_less(np.abs(batched_alignments_f32(K32, target, "biased") - ref_a), 2e-5 + 20 * f32)
-    np.testing.assert_array_less(np.abs(batched_alignments_f32(K32, target, "unbiased") - ref_u), 2e-4 + 200 * f32)
+# --- the distances of a batch's subsets (the batched alignments are tested in test_pairs.py) ---------
 
 
 @settings(max_examples=20, deadline=None)
@@ -116,7 +76,7 @@ def test_partition_distances_in_blocks_of_pairs_and_chunks_of_features(seed, mon
     Mm = random_subset_masks(rng, n, n // 2, b)
     extra = np.argmax(Mm * rng.random_sample(Mm.shape), axis=0)
     whole = passes._sq_distances(X, lay, Mm, extra).copy()  # one block, all features at once
-    monkeypatch.setattr(passes, "BLOCK_BYTES", 4 * n * 64)  # 64 pair rows per block: 7 blocks of 435 pairs
+    monkeypatch.setattr(pairs, "PAIR_BLOCK_BYTES", 4 * n * 64)  # 64 pair rows per block: 7 blocks of 435 pairs
     monkeypatch.setattr(passes, "TENSOR_CHUNK_BUDGET", 4 * lay.n_pairs * 7)  # 7 features per chunk
     D2 = passes._sq_distances(X, lay, Mm, extra)
     np.testing.assert_allclose(D2, whole, rtol=1e-5)  # float32 sums over feature chunks: round-off only

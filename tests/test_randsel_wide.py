@@ -16,7 +16,7 @@ from threadpoolctl import threadpool_limits
 import fscompbio.selection._randsel_passes as passes
 from fscompbio.kernels import label_kernel
 from fscompbio.selection import RandSel
-from fscompbio.selection._gaussian_updates import CenteredTarget, PairLayout, batched_alignments_f32
+from fscompbio._pairs import CenteredTarget, PairLayout, batched_alignment, batched_alignments_f32, pair_sq_diffs32
 
 
 EXPRESSION = Path(__file__).resolve().parents[1] / "data" / "expression"
@@ -60,13 +60,13 @@ def test_screen_gradient_is_the_paired_difference_to_first_order(estimator):
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * X[:, 2] > 0, 1, -1)
     layout = PairLayout(m)
     target = CenteredTarget(label_kernel(y, kind="linear"), layout)
-    T = passes._pair_sq_diffs32(X, 0, n).astype(np.float64)
+    T = pair_sq_diffs32(X, 0, n).astype(np.float64)
     S = np.zeros(n)
     S[rng.permutation(n)[: n // 2]] = 1.0
     D = T @ S
     gamma = 1.0 / (2 * 0.22**2 * np.median(D))
     K = np.exp(-gamma * D)[:, None].astype(np.float32)
-    a, grad = passes._alignment_gradients(K, target, estimator)
+    a, grad = batched_alignment(K, target, estimator, gradient=True)
     np.testing.assert_allclose(a, batched_alignments_f32(K, target, estimator), rtol=1e-5)
     g = T.T @ (grad[:, 0] * K[:, 0].astype(np.float64) * -gamma)
     exact = []

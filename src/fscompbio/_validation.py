@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import validate_data
 
-__all__ = ["check_fit_data", "check_finite", "SPARSE_SELECTORS"]
+__all__ = ["check_fit_data", "check_finite", "check_target", "SPARSE_SELECTORS"]
 
 #: the selectors that take scipy.sparse input, named in the message of those that do not
 SPARSE_SELECTORS = "CorrelationSelector, LinearRFE"
@@ -115,3 +116,9 @@ def check_fit_data(estimator, X, y="no_validation", *, reset=True, accept_sparse
     Xv = out[0] if isinstance(out, tuple) else out
     check_finite(Xv, name, columns)
     return out
+
+
+def check_target(y):
+    """Reject targets of unknown type with scikit-learn's 'Unknown label type' error."""
+    type_of_target(y, input_name="y", raise_unknown=True)
+    return y

@@ -32,6 +32,8 @@ __all__ = [
     "gaussian_kernel",
     "sigma_to_gamma",
     "gamma_to_sigma",
+    "gamma_from_median_sq",
+    "median_sq_distance",
     "median_distance",
     "gamma_grid",
     "center",
@@ -177,19 +179,38 @@ def gaussian_kernel(X, Y=None, *, gamma=None, sigma=None, sq_dists=None):
     return np.exp(E, out=E)
 
 
+def median_sq_distance(d2):
+    """Median of the positive squared distances ``d2`` (any shape), in their float type; ``1.0`` if none.
+
+    The one median of the package's width heuristics: the median distance is its square root, and a
+    width ``t`` times the median distance is the factor :func:`gamma_from_median_sq`. Zeros (a point
+    with itself, or points that coincide on these features) are left out; when every distance is zero
+    any width gives the same constant kernel.
+    """
+    d2 = np.asarray(d2)
+    v = d2[d2 > 0]
+    return np.median(v) if v.size else 1.0
+
+
 def _median_from_sq(D2):
-    """Median of the off-diagonal, non-zero pairwise distances (sqrt of D2)."""
+    """Median distance from a matrix of squared distances: its off-diagonal upper triangle when square."""
     m, n = D2.shape
-    vals = D2[np.triu_indices(m, k=1)] if m == n else D2.ravel()
-    vals = vals[vals > 0]
-    if vals.size == 0:
-        return 1.0  # all points coincide: any width gives the same (constant) kernel
-    return float(np.sqrt(np.median(vals)))
+    return float(np.sqrt(median_sq_distance(D2[np.triu_indices(m, k=1)] if m == n else D2.ravel())))
 
 
 def median_distance(X):
     """Median heuristic: median pairwise Euclidean distance of the rows of X."""
     return _median_from_sq(sq_distances(X))
+
+
+def gamma_from_median_sq(multiplier, median_sq):
+    """Factor ``gamma = 1 / (2 (t m)^2)`` of the width ``t`` times the median distance ``m``, from ``m^2``.
+
+    ``multiplier`` (``t``) may be an array (a grid of widths); ``median_sq`` is
+    :func:`median_sq_distance`'s. No square root is taken, so the factor is exact to one rounding per
+    operation.
+    """
+    return 1.0 / (2.0 * multiplier**2 * median_sq)
 
 
 def gamma_grid(X=None, *, n_widths=7, low=-1.0, high=1.0, median=None):

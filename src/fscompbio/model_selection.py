@@ -45,7 +45,6 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.model_selection import StratifiedKFold
@@ -55,7 +54,8 @@ from sklearn.utils.validation import check_array, check_is_fitted, check_X_y
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context
 from ._validation import check_fit_data
-from .kernels import center, label_kernel, sigma_to_gamma, task_of_target
+from ._pairs import CenteredTarget, PairLayout, batched_alignment
+from .kernels import gamma_to_sigma, label_kernel, median_sq_distance, sigma_to_gamma, task_of_target
 
 __all__ = [
     "ModelSelectionResult",
@@ -161,14 +161,6 @@ def prefix_sizes(n_features, max_sizes=None):
     return sizes
 
 
-def _relative_median(d2, positive_only=True):
-    """Median distance from a vector of squared distances (zeros ignored)."""
-    vals = d2[d2 > 0] if positive_only else d2
-    if vals.size == 0:
-        return 1.0  # all points coincide on these features: any width gives a constant kernel
-    return float(np.sqrt(np.median(vals)))
-
-
 def _width_grid(n_widths, low, high):
     return np.linspace(low, high, n_widths)
 
@@ -177,7 +169,7 @@ def _gammas_for(d2_pairs, gammas, multipliers):
     """The gamma grid for one candidate: absolute, or relative to its median distance."""
     if gammas is not None:
         return np.asarray(gammas, dtype=float)
-    med = _relative_median(d2_pairs)
+    med = float(np.sqrt(median_sq_distance(d2_pairs)))  # zeros ignored; 1.0 when every distance is zero
     return sigma_to_gamma(med * 10.0**multipliers)
 
 
@@ -436,18 +428,10 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
         mults = _width_grid(self.n_widths, self.low, self.high)
         sizes = prefix_sizes(X.shape[1], self.max_sizes)
 
-        Lc = center(label_kernel(y, kind=resolve_label_kind(y, self.label_kind)))
-        iu, ju = np.triu_indices(m, k=1)
-        lc_pairs = Lc[iu, ju]
-        lc_trace = float(np.trace(Lc))
-        lc_norm = float(np.sqrt(np.einsum("ij,ij->", Lc, Lc)))
-        P = iu.size
-        # incidence matrix: row sums of K from its strict upper triangle
-        inc = sp.csr_matrix(
-            (np.ones(2 * P), (np.concatenate([iu, ju]), np.concatenate([np.arange(P), np.arange(P)]))),
-            shape=(m, P),
-        )
-        d2 = np.zeros(P)
+        layout = PairLayout(m)
+        target = CenteredTarget(label_kernel(y, kind=resolve_label_kind(y, self.label_kind)), layout)
+        iu, ju = layout.ia, layout.ib
+        d2 = np.zeros(layout.n_pairs)
         wanted = np.zeros(X.shape[1] + 1, dtype=bool)
         wanted[sizes] = True
         n_w = gammas.size if gammas is not None else mults.size
@@ -460,18 +444,9 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
             if not wanted[k]:
                 continue
             g = _gammas_for(d2, gammas, mults)
-            E = np.exp(-g[:, None] * d2[None, :])  # (n_w, P) off-diagonal kernel entries
-            num = 2.0 * (E @ lc_pairs) + lc_trace  # <K, Lc>, unit diagonal
-            k_sq = m + 2.0 * np.einsum("wp,wp->w", E, E)  # ||K||_F^2
-            rows = 1.0 + (inc @ E.T).T  # (n_w, m) row sums of K
-            tot = rows.sum(axis=1)
-            kc_sq = k_sq - 2.0 / m * np.einsum("wi,wi->w", rows, rows) + tot**2 / m**2
-            kc_sq = np.maximum(kc_sq, 0.0)  # clip round-off: a squared norm
-            denom = np.sqrt(kc_sq) * lc_norm
-            with np.errstate(invalid="ignore", divide="ignore"):
-                a = np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
+            E = np.exp(-g[:, None] * d2[None, :])  # (n_w, P) off-diagonal kernel entries, one width a row
             all_g[row] = g
-            scores[row] = a
+            scores[row] = batched_alignment(E.T, target)
             row += 1
             if row == sizes.size:
                 break
@@ -512,7 +487,7 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
         return ModelSelectionResult(
             features=order[: sizes[i]].copy(),
             gamma=gamma,
-            sigma=float(1.0 / np.sqrt(2.0 * gamma)),
+            sigma=float(gamma_to_sigma(gamma)),
             score=float(scores[i, j]),
             seconds=time.perf_counter() - t0,
             sizes=sizes,
@@ -732,11 +707,11 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
             gamma = float(gammas_abs[j])
         else:
             d2 = _pairwise_sq(X[:, feats])
-            gamma = float(sigma_to_gamma(_relative_median(d2) * 10.0 ** mults[j]))
+            gamma = float(_gammas_for(d2, None, mults[j]))
         return ModelSelectionResult(
             features=feats,
             gamma=gamma,
-            sigma=float(1.0 / np.sqrt(2.0 * gamma)),
+            sigma=float(gamma_to_sigma(gamma)),
             score=float(best),
             seconds=time.perf_counter() - t0,
             sizes=cand,
@@ -880,7 +855,7 @@ class OwnModelSelect(KTASelect):
         return ModelSelectionResult(
             features=support.copy(),
             gamma=gamma,
-            sigma=float(1.0 / np.sqrt(2.0 * gamma)),
+            sigma=float(gamma_to_sigma(gamma)),
             score=float(scores[-1, j]),
             seconds=time.perf_counter() - t0,
             sizes=np.array([k]),

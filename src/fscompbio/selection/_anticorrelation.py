@@ -12,9 +12,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context
 from .._optional import optional_import
-from .._validation import check_fit_data
-from ..kernels import label_kernel
-from ._gaussian_updates import PairLayout, check_target, hsic_pair_weights, median_sq_distance, pair_sq_diffs
+from .._pairs import PairLayout, hsic_pair_weights, pair_sq_diffs
+from .._validation import check_fit_data, check_target
+from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance
 from .._scaling import standardize
 from ._ranking import ranking_from_order, top_k_mask
 
@@ -53,7 +53,7 @@ def random_partition_differences(X, y, n_partitions, rng, *, gamma_multiplier=1.
         cols = np.arange(start, min(d, start + chunk))
         D2 += pair_sq_diffs(X, layout, cols) @ masks[cols]
     # equal width for both halves: the median distance of the first halves (up to 20), times the multiplier
-    gamma = 1.0 / (2.0 * gamma_multiplier**2 * median_sq_distance(D2[:, : min(20, n_partitions)].ravel()))
+    gamma = gamma_from_median_sq(gamma_multiplier, median_sq_distance(D2[:, : min(20, n_partitions)].ravel()))
     out = c0 + w @ np.exp(-gamma * D2)
     z = out[:n_partitions] - out[n_partitions:]
     return B, z

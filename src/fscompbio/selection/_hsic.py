@@ -14,9 +14,9 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context
-from .._validation import check_fit_data
-from ..kernels import label_kernel
-from ._gaussian_updates import check_target, PairLayout, PairTensor, hsic_pair_weights, median_sq_distance
+from .._pairs import PairLayout, PairTensor, hsic_pair_weights
+from .._validation import check_fit_data, check_target
+from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance
 from .._scaling import standardize
 from ._ranking import ranking_from_order, top_k_mask
 
@@ -49,7 +49,7 @@ def candidate_hsic(tensor, d2_set, candidates, gamma, weights, *, sign):
     Notes
     -----
     The candidates are taken in blocks of ``tensor.block`` rows (about
-    :data:`~fscompbio.selection._gaussian_updates.BLOCK_BYTES`, 2 MB), so that
+    :data:`~fscompbio._pairs.BLOCK_BYTES`, 2 MB), so that
     after the one pass that reads the tensor (``D2_S -/+ D_i``, straight from
     the cached rows when the block's candidates are consecutive) the scaling,
     the float32 exponential, the subtraction of ``K_S`` and the dot product
@@ -91,8 +91,7 @@ def candidate_hsic(tensor, d2_set, candidates, gamma, weights, *, sign):
 def _choose_gamma(d2_ref, multipliers, weights):
     """The grid width maximising the HSIC of the reference kernel ``exp(-gamma d2_ref)``."""
     w, c0 = weights
-    med = median_sq_distance(d2_ref)
-    gammas = 1.0 / (2.0 * np.asarray(multipliers) ** 2 * med)
+    gammas = gamma_from_median_sq(np.asarray(multipliers), median_sq_distance(d2_ref))
     values = [c0 + np.einsum("p,p->", w, np.exp(-g * d2_ref)) for g in gammas]  # einsum: no BLAS threads
     k = int(np.argmax(values))
     return float(gammas[k]), float(multipliers[k])
@@ -204,7 +203,7 @@ class BaHSIC(_GreedyHSIC):
     step are scored at once with the product structure of the Gaussian
     kernel, ``K(S without i) = K(S) / exp(-gamma D_i)`` (applied as
     ``exp(-gamma (D2_S - D_i))``), and HSIC's linearity in the kernel
-    (:func:`fscompbio.selection._gaussian_updates.hsic_pair_weights`): a step
+    (:func:`fscompbio._pairs.hsic_pair_weights`): a step
     costs one exponential per sample pair and candidate.
 
     Examples

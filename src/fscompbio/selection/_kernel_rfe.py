@@ -11,9 +11,9 @@ from sklearn.svm import SVC, SVR
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, _fit_context
-from .._validation import check_fit_data
+from .._pairs import PairLayout, PairTensor, hsic_pair_weights, pairs_to_square
+from .._validation import check_fit_data, check_target
 from ..kernels import label_kernel, task_of_target
-from ._gaussian_updates import PairLayout, PairTensor, check_target, hsic_pair_weights, pairs_to_square
 from .._scaling import standardize
 from ._ranking import ranking_from_order, top_k_mask
 from ._hsic import _choose_gamma

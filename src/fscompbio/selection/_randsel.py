@@ -19,8 +19,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
 from .._scaling import standardize
+from .._validation import check_target
 from ..kernels import task_of_target
-from ._gaussian_updates import check_target
 from ._pair_screen import pair_product_screen
 from ._randsel_inference import _normal_scores
 from ._randsel_passes import (  # noqa: F401  (balanced_subsample, random_subset_masks: re-exported)

@@ -2,7 +2,7 @@
 
 Pure functions of a random state (``numpy.random.RandomState``) and the data: one exact iteration
 (:func:`_iteration`), one screening iteration (:func:`_screen_iteration`) and the screened fit's test pass
-(:func:`_screen_test_scores`), with the pair-block products they share. The estimator is
+(:func:`_screen_test_scores`), built on the pair algebra of ``fscompbio._pairs``. The estimator is
 :class:`fscompbio.selection.RandSel`; the statistics turned into tests are in ``_randsel_inference``.
 Thesis section 4.2 and algorithm 6; "Principled Non-Linear Feature Selection" (Athanasakis, Shawe-Taylor &
 Fernandez-Reyes), section 3.
@@ -15,13 +15,17 @@ from numbers import Integral
 
 import numpy as np
 
-from ..kernels import label_kernel, task_of_target
-from ._gaussian_updates import (
+from .._pairs import (
     CenteredTarget,
     PairLayout,
+    Workspace,
+    batched_alignment,
     batched_alignments_f32,
-    median_sq_distance,
+    pair_product,
+    pair_sq_diffs32,
+    transpose_product,
 )
+from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance, task_of_target
 from ._randsel_inference import _bonferroni_scores, _estimates, _normal_scores
 
 __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_n_subsets"]
@@ -30,8 +34,6 @@ __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_
 BATCH_BUDGET = 96 * 2**20
 #: memory budget (bytes) of one chunk of the per-feature squared-difference tensor
 TENSOR_CHUNK_BUDGET = 32 * 2**20
-#: bytes of one block of pair rows in ``_sq_distances`` (stays in the cache between the square and the product)
-BLOCK_BYTES = 4 * 2**20
 #: largest subsample drawn by ``subsample="auto"`` (the pairs, and so the cost, grow with its square)
 MAX_AUTO_SUBSAMPLE = 200
 #: ``subsample="auto"`` draws this fraction of the samples
@@ -172,45 +174,6 @@ class _Problem:
         return layout, CenteredTarget(label_kernel(self.y[rows], kind=self.kind), layout)
 
 
-class _Workspace:
-    """Reusable float32 buffers of one iteration (fresh multi-megabyte arrays per batch cost page faults
-    comparable to the arithmetic)."""
-
-    def __init__(self):
-        self._buf = {}
-
-    def get(self, name, shape):
-        size = int(np.prod(shape))
-        buf = self._buf.get(name)
-        if buf is None or buf.size < size:
-            buf = self._buf[name] = np.empty(size, dtype=np.float32)
-        return buf[:size].reshape(shape)
-
-
-def _pair_rows32(X, first, stop, out):
-    """``(x_a - x_b)^2`` for the pairs ``(a, b > a)`` of the samples ``first <= a < stop`` of the float32 C-order
-    ``X``, in :class:`PairLayout` order (one contiguous block of ``s - a - 1`` rows per sample), into ``out``.
-    Returns the number of rows written."""
-    s = X.shape[0]
-    o = 0
-    for a in range(first, stop):  # a loop over samples, each step a vectorised block of (s - a - 1) x c
-        k = s - a - 1
-        np.subtract(X[a + 1 :], X[a], out=out[o : o + k])
-        o += k
-    np.square(out[:o], out=out[:o])
-    return o
-
-
-def _pair_sq_diffs32(Xr, start, stop, out=None):
-    """``T[p, i] = (x_{a_p i} - x_{b_p i})^2`` for columns ``start:stop``, pairs ``a < b`` in
-    :class:`PairLayout` order, float32 C-order: one contiguous row block per sample ``a``."""
-    X = np.ascontiguousarray(Xr[:, start:stop], dtype=np.float32)
-    s, c = X.shape
-    T = np.empty((s * (s - 1) // 2, c), dtype=np.float32) if out is None else out
-    _pair_rows32(X, 0, s - 1, T)
-    return T
-
-
 def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
     """Squared distances, on the pairs of a subsample, of the minus- and plus-subsets of a batch.
 
@@ -219,31 +182,23 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
     given. Returns ``D2`` of shape ``(P, 2B)`` (float32), minus first: the
     matrix product ``T @ [Mm, 1]`` of the per-feature squared differences
     ``T`` (``(P, n)``) with the masks and a column of ones (the distance over
-    all features), formed block by block of pairs (:data:`BLOCK_BYTES`), so
+    all features), formed block by block of pairs (:func:`~fscompbio._pairs.pair_blocks`), so
     that memory stays bounded whatever the subsample.
     """
-    ws = _Workspace() if ws is None else ws
+    ws = Workspace() if ws is None else ws
     P = layout.n_pairs
     n, B = Mm.shape
     chunk = max(1, int(TENSOR_CHUNK_BUDGET // (4 * max(P, 1))))
     M1 = np.ones((n, B + 1), dtype=np.float32)
     M1[:, :B] = Mm
-    prod = ws.get("prod", (P, B + 1))
+    prod = ws.get("prod", (P, B + 1))  # T @ [Mm, 1]
     X = np.ascontiguousarray(Xr, dtype=np.float32)
     # T is never formed whole: the pairs of consecutive samples are squared into a cache-sized block and
     # multiplied at once (at 300 x 1,500 T would be 270 MB and the product with B + 1 ~ 11 columns
     # memory-bound; bench/bench_randsel_pairs.py times it). Features are summed in chunks of `chunk` as
     # when T was formed in chunks, so each entry adds the same float32 partial sums.
-    for o, T in _pair_blocks(X, ws):
-        r = T.shape[0]
-        if chunk >= n:
-            np.matmul(T, M1, out=prod[o : o + r])
-        else:
-            acc = prod[o : o + r]
-            acc[...] = 0.0
-            for start in range(0, n, chunk):
-                acc += T[:, start : start + chunk] @ M1[start : start + chunk]
-    ext = _pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
+    pair_product(X, ws, M1, prod, chunk)
+    ext = pair_sq_diffs32(Xr[:, extra], 0, len(extra)) if extra is not None else None
     D2 = ws.get("D2", (P, 2 * B))
     D2[:, :B] = prod[:, :B]
     np.subtract(prod[:, B:], prod[:, :B], out=D2[:, B:])  # the complements
@@ -255,7 +210,7 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
 
 def _kernel_alignments(D2, gamma, target, estimator, ws=None):
     """Alignments of the Gaussian kernels ``exp(-gamma D2)`` of every column of ``D2`` (float32)."""
-    K = np.multiply(D2, np.float32(-gamma), out=(ws or _Workspace()).get("K", D2.shape))
+    K = np.multiply(D2, np.float32(-gamma), out=(ws or Workspace()).get("K", D2.shape))
     np.exp(K, out=K)  # float32 exp: several times the float64 throughput, ample for alignments
     return batched_alignments_f32(K, target, estimator)
 
@@ -313,7 +268,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     pilot_score = np.zeros(grid.size)
     gammas = None
     chosen = 0 if grid.size == 1 else None
-    ws = _Workspace()
+    ws = Workspace()
     for b, B in enumerate(sizes):
         rows = problem.draw()
         Xr = Xs[rows]
@@ -329,7 +284,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         # memory: cap the partitions evaluated at once (a subsample of 2,000 has 2e6 pairs)
         step = max(1, int(BATCH_BUDGET // (layout.n_pairs * 4 * 6)))
         if gammas is None:  # one width scale per iteration: the median distance of minus-subsets
-            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xr, layout, Mm, rng))
+            gammas = gamma_from_median_sq(grid, _median_sq_distance(Xr, layout, Mm, rng))
         for c0 in range(0, B, step):
             sl = slice(c0, min(B, c0 + step))
             D2 = _sq_distances(Xr, layout, Mm[:, sl], extra[sl] if extra is not None else None, ws)
@@ -401,59 +356,6 @@ def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
 # --- the screen: first-order contributions of every feature at once -------------------------------
 
 
-def _pair_blocks(X, ws, name="T"):
-    """Yield ``(offset, T_block)``: the per-feature squared differences of the float32 C-order ``X`` on
-    consecutive blocks of pairs in :class:`PairLayout` order (whole samples, about :data:`BLOCK_BYTES`
-    each), so that ``T`` is never formed whole (the exact iterations' :func:`_sq_distances` and the
-    screen's products both walk the pairs this way)."""
-    s, n = X.shape
-    rows = max(64, BLOCK_BYTES // (4 * max(n, 1)))
-    buf = ws.get(name, (rows + s, n))
-    o = a = 0
-    while a < s - 1:
-        first, r = a, 0
-        while a < s - 1 and r < rows:  # whole samples until the block holds `rows` pairs
-            r += s - a - 1
-            a += 1
-        yield o, buf[: _pair_rows32(X, first, a, buf)]
-        o += r
-
-
-def _alignment_gradients(K, target, estimator):
-    """Alignments ``a`` (``(B,)``) of a float32 stack of kernels ``K`` (``(P, B)``, pairs) and their
-    gradients ``da/dK_p`` (``(P, B)``, float64), for the forms of :func:`batched_alignments_f32`."""
-    lay = target.layout
-    m = lay.m
-    Kd = K.astype(np.float64)
-    k1 = np.asarray(lay.incidence @ Kd)  # (m, B) row sums without the diagonal
-    ia, ib = lay.ia, lay.ib
-    ssq = np.einsum("pb,pb->b", Kd, Kd)
-    if estimator == "biased":
-        num = target.lc_trace + 2.0 * (Kd.T @ target.lc_pairs)
-        row = 1.0 + k1
-        total = row.sum(axis=0)
-        kk = m + 2.0 * ssq - (2.0 / m) * np.einsum("ab,ab->b", row, row) + total**2 / m**2
-        d_num = 2.0 * target.lc_pairs[:, None]
-        d_kk = 4.0 * Kd - (4.0 / m) * (row[ia] + row[ib]) + 4.0 * total / m**2
-        norm_l = target.lc_norm
-    else:
-        num = 2.0 * (Kd.T @ target.w1_pairs)
-        s_k = k1.sum(axis=0)
-        c = 1.0 / ((m - 1) * (m - 2))
-        kk = 2.0 * ssq + c * s_k**2 - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)
-        d_num = 2.0 * target.w1_pairs[:, None]
-        d_kk = 4.0 * Kd + 4.0 * c * s_k - (4.0 / (m - 2)) * (k1[ia] + k1[ib])
-        norm_l = math.sqrt(max(target.ll1, 0.0))
-    kk = np.maximum(kk, 0.0)  # clip round-off: a squared norm
-    ok = (kk > 0) & (norm_l > 0)
-    root = np.sqrt(np.where(ok, kk, 1.0))
-    a = np.where(ok, num / (root * (norm_l if norm_l > 0 else 1.0)), 0.0)
-    # d(num / sqrt(kk) / |L|) = d_num / (sqrt(kk) |L|) - a d_kk / (2 kk)
-    grad = d_num / (root * (norm_l if norm_l > 0 else 1.0)) - (a / (2.0 * np.where(ok, kk, 1.0))) * d_kk
-    grad[:, ~ok] = 0.0
-    return a, grad
-
-
 def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
     """One screening pass over ``cols``: first-order contributions, standard errors, width, mean alignment.
 
@@ -483,42 +385,31 @@ def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
     counts = np.zeros((n_batches, n))
     gammas = chosen = None
     align_sum, align_n = 0.0, 0
-    ws = _Workspace()
+    ws = Workspace()
     for b, B in enumerate(sizes):
         rows = problem.draw()
         X = np.ascontiguousarray(Xs[rows], dtype=np.float32)
         layout, target = problem.target(rows)
         M = random_subset_masks(rng, n, h, B).astype(np.float32)
         if gammas is None:  # one width scale per iteration: the median distance of the random halves
-            gammas = 1.0 / (2.0 * grid**2 * _median_sq_distance(Xs[rows], layout, M, rng))
-        D2 = ws.get("D2", (layout.n_pairs, B))
-        for o, T in _pair_blocks(X, ws):
-            np.matmul(T, M, out=D2[o : o + T.shape[0]])
+            gammas = gamma_from_median_sq(grid, _median_sq_distance(Xs[rows], layout, M, rng))
+        D2 = pair_product(X, ws, M, ws.get("D2", (layout.n_pairs, B)))
         np.maximum(D2, 0.0, out=D2)  # clip round-off
         if chosen is None:  # a grid: the width of largest mean alignment on the first batch
             scores = [_kernel_alignments(D2, g, target, estimator, ws).mean() for g in gammas]
             chosen = int(np.argmax(scores)) if grid.size > 1 else 0
         gamma = gammas[chosen]
         K = np.exp(np.multiply(D2, np.float32(-gamma)))
-        a, grad = _alignment_gradients(K, target, estimator)
+        a, grad = batched_alignment(K, target, estimator, gradient=True)
         # d a / d w_j = sum_p G_p T_pj for each half; only their sum over the batch's halves is needed, so
         # the halves are summed before the product (one matrix-vector product with T)
         Gs = (grad * K * -gamma).sum(axis=1).astype(np.float32)
-        sums[b] = _transpose_product(X, ws, Gs[:, None])[:, 0]
+        sums[b] = transpose_product(X, ws, Gs[:, None])[:, 0]
         counts[b] = B
         align_sum += a.sum()
         align_n += a.size
     c, se = _estimates(sums, counts)
     return c, se, float(grid[chosen]), align_sum / max(align_n, 1)
-
-
-def _transpose_product(X, ws, V):
-    """``T' V`` (float64, ``(n, k)``) for the pair differences ``T`` of ``X`` and ``V`` (``(P, k)``, float32),
-    walking the pairs in blocks."""
-    out = np.zeros((X.shape[1], V.shape[1]))
-    for o, T in _pair_blocks(X, ws):
-        out += T.T @ V[o : o + T.shape[0]]
-    return out
 
 
 def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rng):
@@ -538,17 +429,15 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
     s2 = np.zeros((L, n))
     s1c = np.zeros((L, n))
     gamma = None
-    ws = _Workspace()
+    ws = Workspace()
     for b, B in enumerate(sizes):
         rows = np.sort(rng.choice(m, s, replace=False))
         Xb = np.ascontiguousarray(X[rows], dtype=np.float32)
         layout = PairLayout(s)
         M = random_subset_masks(rng, n, h, B).astype(np.float32)
         if gamma is None:
-            gamma = 1.0 / (2.0 * width**2 * _median_sq_distance(X[rows], layout, M, rng))
-        D2 = ws.get("D2", (layout.n_pairs, B))
-        for o, T in _pair_blocks(Xb, ws):
-            np.matmul(T, M, out=D2[o : o + T.shape[0]])
+            gamma = gamma_from_median_sq(width, _median_sq_distance(X[rows], layout, M, rng))
+        D2 = pair_product(Xb, ws, M, ws.get("D2", (layout.n_pairs, B)))
         np.maximum(D2, 0.0, out=D2)
         K = np.exp(np.multiply(D2, np.float32(-gamma)))
         V = np.zeros((layout.n_pairs, L), dtype=np.float32)
@@ -559,9 +448,10 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
                 # kernel is zero, so the subsample says nothing about any feature: contribution 0, for the
                 # real labels and a permutation alike (they stay exchangeable)
                 continue
-            _, grad = _alignment_gradients(K, CenteredTarget(label_kernel(yb, kind=kind), layout), estimator)
+            target = CenteredTarget(label_kernel(yb, kind=kind), layout)
+            _, grad = batched_alignment(K, target, estimator, gradient=True)
             V[:, i] = (grad * K * -gamma).sum(axis=1)
-        batch = _transpose_product(Xb, ws, V).T  # (L, n)
+        batch = transpose_product(Xb, ws, V).T  # (L, n)
         s1 += batch
         s2 += batch**2
         s1c += batch * B

@@ -1,48 +1,62 @@
-"""Batched Gaussian-kernel algebra shared by the chapter-4 selectors.
+"""The pairwise-kernel algebra: Gaussian kernels on the sample pairs ``a < b``, their centred alignments,
+HSIC and gradients, batched.
 
-Everything here works on the *pairs* ``a < b`` of a sample: a Gaussian kernel
-on ``m`` points has unit diagonal and is symmetric, so it is determined by its
-``P = m (m - 1) / 2`` upper-triangle entries. A stack of ``B`` kernels is then
-a ``(P, B)`` matrix, and
+A Gaussian kernel on ``m`` points has unit diagonal and is symmetric, so it is determined by its
+``P = m (m - 1) / 2`` upper-triangle entries. A stack of ``B`` kernels is then a ``(P, B)`` matrix, and
 
-* the squared distances of ``B`` feature subsets are **one matrix product**
-  ``D2 = T @ M`` of the per-feature squared-difference tensor ``T`` (``(P, d)``,
-  ``T[p, i] = (x_ai - x_bi)^2``) with the 0/1 subset mask ``M`` (``(d, B)``);
-* the product structure of the Gaussian kernel,
-  ``K(S without i) = K(S) / exp(-gamma D_i)`` and
-  ``K(S with j) = K(S) * exp(-gamma D_j)`` (elementwise), is applied in the log
-  domain as ``exp(-gamma (D2_S -/+ T[:, i]))``, which is the same update without
-  overflow;
-* HSIC (biased HSIC0 or unbiased HSIC1 of Song et al. 2007) is a *linear* functional
-  of the kernel, ``hsic = c0 + w . K_pairs`` (:func:`hsic_pair_weights`), so all
-  candidates are scored by one matrix-vector product;
-* the centred alignment of every kernel of a stack needs only ``<K, Lc>`` and
-  ``||H K H||_F`` (:func:`batched_alignment`), both vectorised.
+* the squared distances of ``B`` feature subsets are **one matrix product** ``D2 = T @ M`` of the
+  per-feature squared-difference tensor ``T`` (``(P, d)``, ``T[p, i] = (x_ai - x_bi)^2``) with the 0/1
+  subset mask ``M`` (``(d, B)``), formed whole (:func:`pair_sq_diffs`, :class:`PairTensor`) or block by
+  block of pairs (:func:`pair_product`, :func:`transpose_product`);
+* the product structure of the Gaussian kernel, ``K(S without i) = K(S) / exp(-gamma D_i)`` and
+  ``K(S with j) = K(S) * exp(-gamma D_j)`` (elementwise), is applied in the log domain as
+  ``exp(-gamma (D2_S -/+ T[:, i]))``, which is the same update without overflow;
+* HSIC (biased HSIC0 or unbiased HSIC1 of Song et al. 2007) is a *linear* functional of the kernel,
+  ``hsic = c0 + w . K_pairs`` (:func:`hsic_pair_weights`), so all candidates are scored by one
+  matrix-vector product;
+* the centred alignment (thesis definition 2.3.1; Cortes, Mohri & Rostamizadeh 2012) of every kernel of
+  a stack needs only ``<K, Lc>`` and ``||H K H||_F`` (:func:`batched_alignment`), and its gradient with
+  respect to the kernel's entries is as cheap (``gradient=True``).
 
-This module is private; its functions are tested against
-:mod:`fscompbio.kernels` (the reference, one kernel at a time).
+Every function here is tested against :mod:`fscompbio.kernels` (the reference, one square kernel at a
+time). The chapter-3 KTA model selection, randSel and the HSIC selectors are built on it.
+
+References
+----------
+.. [1] Cortes, Mohri and Rostamizadeh (2012). Algorithms for learning kernels based on centered
+   alignment. JMLR 13:795-828.
+.. [2] Song, Smola, Gretton, Borgwardt and Bedo (2007). Supervised feature selection via dependence
+   estimation. ICML.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.multiclass import type_of_target
 
-from ..kernels import center
+from .kernels import center
 
 __all__ = [
     "PairLayout",
+    "PairTensor",
+    "Workspace",
     "pair_sq_diffs",
+    "pair_sq_diffs32",
+    "pair_rows32",
+    "pair_blocks",
+    "pair_product",
+    "transpose_product",
     "hsic_pair_weights",
-    "batched_alignment",
     "batched_hsic",
-    "batched_unbiased_alignment",
+    "CenteredTarget",
+    "batched_alignment",
     "batched_alignments_f32",
     "pairs_to_square",
 ]
 
-#: memory budget (bytes) for one cached per-feature squared-difference tensor
+#: memory budget (bytes) for one cached per-feature squared-difference tensor (:class:`PairTensor`)
 TENSOR_BUDGET = 512 * 2**20
 
 #: bytes of one block of candidate kernels in ``candidate_hsic``: small enough to stay in the cache
@@ -51,7 +65,14 @@ TENSOR_BUDGET = 512 * 2**20
 #: sizes).
 BLOCK_BYTES = 2 * 2**20
 
+#: bytes of one block of pair rows in :func:`pair_blocks` (stays in the cache between the square and the
+#: product that follows)
+PAIR_BLOCK_BYTES = 4 * 2**20
 
+
+# --------------------------------------------------------------------------
+# The pairs and their squared differences
+# --------------------------------------------------------------------------
 class PairLayout:
     """Indices of the upper-triangle pairs ``a < b`` of ``m`` samples.
 
@@ -229,6 +250,93 @@ class PairTensor:
         return out
 
 
+class Workspace:
+    """Reusable float32 buffers, by name, for the blockwise pair products of one pass (fresh multi-megabyte
+    arrays per batch cost page faults comparable to the arithmetic)."""
+
+    def __init__(self):
+        self._buf = {}
+
+    def get(self, name, shape):
+        size = int(np.prod(shape))
+        buf = self._buf.get(name)
+        if buf is None or buf.size < size:
+            buf = self._buf[name] = np.empty(size, dtype=np.float32)
+        return buf[:size].reshape(shape)
+
+
+def pair_rows32(X, first, stop, out):
+    """``(x_a - x_b)^2`` for the pairs ``(a, b > a)`` of the samples ``first <= a < stop`` of the float32 C-order
+    ``X``, in :class:`PairLayout` order (one contiguous block of ``s - a - 1`` rows per sample), into ``out``.
+    Returns the number of rows written."""
+    s = X.shape[0]
+    o = 0
+    for a in range(first, stop):  # a loop over samples, each step a vectorised block of (s - a - 1) x c
+        k = s - a - 1
+        np.subtract(X[a + 1 :], X[a], out=out[o : o + k])
+        o += k
+    np.square(out[:o], out=out[:o])
+    return o
+
+
+def pair_sq_diffs32(Xr, start, stop, out=None):
+    """``T[p, i] = (x_{a_p i} - x_{b_p i})^2`` for columns ``start:stop``, pairs ``a < b`` in
+    :class:`PairLayout` order, float32 C-order: one contiguous row block per sample ``a``."""
+    X = np.ascontiguousarray(Xr[:, start:stop], dtype=np.float32)
+    s, c = X.shape
+    T = np.empty((s * (s - 1) // 2, c), dtype=np.float32) if out is None else out
+    pair_rows32(X, 0, s - 1, T)
+    return T
+
+
+def pair_blocks(X, ws, name="T"):
+    """Yield ``(offset, T_block)``: the per-feature squared differences of the float32 C-order ``X`` on
+    consecutive blocks of pairs in :class:`PairLayout` order (whole samples, about :data:`PAIR_BLOCK_BYTES`
+    each), so that ``T`` is never formed whole (:func:`pair_product` and :func:`transpose_product` walk the
+    pairs this way)."""
+    s, n = X.shape
+    rows = max(64, PAIR_BLOCK_BYTES // (4 * max(n, 1)))
+    buf = ws.get(name, (rows + s, n))
+    o = a = 0
+    while a < s - 1:
+        first, r = a, 0
+        while a < s - 1 and r < rows:  # whole samples until the block holds `rows` pairs
+            r += s - a - 1
+            a += 1
+        yield o, buf[: pair_rows32(X, first, a, buf)]
+        o += r
+
+
+def pair_product(X, ws, M, out, chunk=None):
+    """``T @ M`` for the pair differences ``T`` of the float32 C-order ``X`` (``(s, n)``) and ``M``
+    (``(n, B)``, float32), written into ``out`` (``(P, B)``) walking the pairs in blocks (:func:`pair_blocks`),
+    so that ``T`` is never formed whole. With ``chunk < n`` the features are summed in chunks of ``chunk``
+    columns (float32 partial sums, as when ``T`` is formed a chunk of columns at a time)."""
+    n = X.shape[1]
+    for o, T in pair_blocks(X, ws):
+        r = T.shape[0]
+        if chunk is None or chunk >= n:
+            np.matmul(T, M, out=out[o : o + r])
+        else:
+            acc = out[o : o + r]
+            acc[...] = 0.0
+            for start in range(0, n, chunk):
+                acc += T[:, start : start + chunk] @ M[start : start + chunk]
+    return out
+
+
+def transpose_product(X, ws, V):
+    """``T' V`` (float64, ``(n, k)``) for the pair differences ``T`` of ``X`` and ``V`` (``(P, k)``, float32),
+    walking the pairs in blocks."""
+    out = np.zeros((X.shape[1], V.shape[1]))
+    for o, T in pair_blocks(X, ws):
+        out += T.T @ V[o : o + T.shape[0]]
+    return out
+
+
+# --------------------------------------------------------------------------
+# HSIC and the centred alignment of a stack of kernels
+# --------------------------------------------------------------------------
 def hsic_pair_weights(L, layout, estimator="biased"):
     """HSIC as a linear functional of a unit-diagonal symmetric kernel.
 
@@ -292,87 +400,98 @@ class CenteredTarget:
             self.ll1 = 0.0
 
 
-def batched_alignment(Kp, target):
-    """Centred alignment (thesis definition 2.3.1) of a stack of kernels.
+def _safe_ratio(num, denom):
+    """``num / denom`` where ``denom > 0``, else 0 (an alignment with a zero centred kernel)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
+
+
+def _centred_sq_norm(m, ssq, k1):
+    """``||H K H||_F^2`` of a stack of unit-diagonal kernels, from the sums of their squared pair entries
+    ``ssq`` (``(B,)``) and their row sums without the diagonal ``k1`` (``(m, B)``).
+
+    ``||H K H||_F^2 = ||K||_F^2 - (2/m) ||K 1||^2 + (1'K1)^2 / m^2`` with ``||K||_F^2 = m + 2 ssq`` and
+    ``K 1 = 1 + k1``; clipped at zero (round-off). Returns ``(norm^2, K 1, 1'K1)``.
+    """
+    row = 1.0 + k1
+    total = row.sum(axis=0)
+    kc_sq = m + 2.0 * ssq - (2.0 / m) * np.einsum("ab,ab->b", row, row) + total**2 / m**2
+    return np.maximum(kc_sq, 0.0), row, total
+
+
+def batched_alignment(Kp, target, estimator="biased", *, gradient=False):
+    """Centred alignment (thesis definition 2.3.1) of every kernel of a stack, in float64.
 
     Parameters
     ----------
     Kp : ndarray of shape (P, B)
-        Upper-triangle entries of ``B`` symmetric kernels with unit diagonal.
+        Upper-triangle entries of ``B`` symmetric kernels with unit diagonal (float32 entries are
+        taken in float64).
     target : CenteredTarget
+    estimator : {"biased", "unbiased"}, default="biased"
+        ``"biased"``: ``<H K H, H L H>_F / (||H K H||_F ||H L H||_F)``, equal to
+        :func:`fscompbio.kernels.alignment`. ``"unbiased"``: the alignment built from the unbiased HSIC1
+        of Song et al. (2007, eq. 5), ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))``: the diagonals of K
+        and L are removed, so a kernel close to the identity (a very small width) gains no alignment from
+        its self-similarities (the bias of the centred alignment behind the falling curves of the thesis'
+        figure 4.1).
+    gradient : bool, default=False
+        Also return ``da / dK_p``.
 
     Returns
     -------
     a : ndarray of shape (B,)
+        ``0.0`` where the centred kernel (or an HSIC1) is zero.
+    grad : ndarray of shape (P, B)
+        Only with ``gradient=True``: the derivative of each alignment with respect to each pair entry of
+        its kernel (a change of ``K_p`` moves both ``K_ab`` and ``K_ba``); zero where ``a`` is.
 
     Notes
     -----
-    ``<H K H, Lc> = <K, Lc> = tr(Lc) + 2 Lc_pairs . K_pairs`` and
-    ``||H K H||_F^2 = ||K||_F^2 - (2/m) ||K 1||^2 + (1'K1)^2 / m^2`` with
-    ``||K||_F^2 = m + 2 sum K_p^2``, ``K 1 = 1 + incidence @ K_pairs``.
+    ``<H K H, Lc> = <K, Lc> = tr(Lc) + 2 Lc_pairs . K_pairs``; ``||H K H||_F^2`` as in
+    :func:`_centred_sq_norm`, with ``K 1 = 1 + incidence @ K_pairs``. ``HSIC1(K, L) m (m - 3) =
+    2 w1 . K_pairs`` (:func:`hsic_pair_weights`) and ``HSIC1(K, K) m (m - 3) = 2 ||K_pairs||^2 +
+    (1'K~1)^2 / ((m-1)(m-2)) - 2 ||K~1||^2 / (m-2)`` with ``K~`` the kernel without its diagonal.
     """
     lay = target.layout
     m = lay.m
-    # einsum, not BLAS gemv: when the cores are shared, a multi-threaded gemv of this size spends
-    # longer waiting for its threads than computing
-    num = target.lc_trace + 2.0 * np.einsum("p,pb->b", target.lc_pairs, Kp)
-    k_sq = m + 2.0 * np.einsum("pb,pb->b", Kp, Kp)
-    row = 1.0 + lay.incidence @ Kp  # (m, B) row sums
-    total = row.sum(axis=0)
-    kc_sq = k_sq - (2.0 / m) * np.einsum("ab,ab->b", row, row) + total**2 / m**2
-    np.maximum(kc_sq, 0.0, out=kc_sq)  # clip round-off: a squared norm
-    denom = np.sqrt(kc_sq) * target.lc_norm
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
-
-
-def batched_unbiased_alignment(Kp, target):
-    """Alignment built from the unbiased HSIC1 (Song et al. 2007, eq. 5) of a stack.
-
-    ``A1(K, L) = HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))``: the diagonals
-    of K and L are removed, so a kernel close to the identity (a very small
-    width) no longer gains alignment from its self-similarities (the bias of
-    the centred alignment behind the falling curves of the thesis' figure
-    4.1). ``0.0`` where either HSIC1 is not positive.
-    """
-    lay = target.layout
-    m = lay.m
-    c = 1.0 / ((m - 1) * (m - 2))
-    num = 2.0 * np.einsum("p,pb->b", target.w1_pairs, Kp)  # HSIC1(K, L) * m (m - 3)
-    k1 = lay.incidence @ Kp  # (m, B) row sums of K with zero diagonal
-    s_k = k1.sum(axis=0)
-    kk = 2.0 * np.einsum("pb,pb->b", Kp, Kp) + c * s_k**2 - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)
-    denom = np.sqrt(np.maximum(kk, 0.0) * max(target.ll1, 0.0))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
-
-
-def pairs_to_square(kp, m):
-    """Rebuild the full ``(m, m)`` kernel (unit diagonal) from its pairs."""
-    K = np.eye(m)
-    ia, ib = np.triu_indices(m, k=1)
-    K[ia, ib] = kp
-    K[ib, ia] = kp
-    return K
-
-
-def check_target(y):
-    """Reject targets of unknown type with scikit-learn's 'Unknown label type' error."""
-    type_of_target(y, input_name="y", raise_unknown=True)
-    return y
-
-
-def median_sq_distance(d2_pairs):
-    """Median of the positive squared pair distances (1.0 if none)."""
-    v = d2_pairs[d2_pairs > 0]
-    return float(np.median(v)) if v.size else 1.0
+    Kd = np.asarray(Kp, dtype=np.float64)
+    k1 = np.asarray(lay.incidence @ Kd)  # (m, B) row sums without the diagonal
+    ssq = np.einsum("pb,pb->b", Kd, Kd)
+    if estimator == "biased":
+        num = target.lc_trace + 2.0 * (Kd.T @ target.lc_pairs)
+        kk, row, total = _centred_sq_norm(m, ssq, k1)
+        norm_l = target.lc_norm
+    elif estimator == "unbiased":
+        num = 2.0 * (Kd.T @ target.w1_pairs)
+        s_k = k1.sum(axis=0)
+        c = 1.0 / ((m - 1) * (m - 2))
+        kk = np.maximum(2.0 * ssq + c * s_k**2 - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1), 0.0)
+        norm_l = math.sqrt(max(target.ll1, 0.0))
+    else:
+        raise ValueError(f"estimator must be 'biased' or 'unbiased'; got {estimator!r}")
+    denom = np.sqrt(kk) * norm_l
+    a = _safe_ratio(num, denom)
+    if not gradient:
+        return a
+    ia, ib = lay.ia, lay.ib
+    if estimator == "biased":
+        d_num = 2.0 * target.lc_pairs[:, None]
+        d_kk = 4.0 * Kd - (4.0 / m) * (row[ia] + row[ib]) + 4.0 * total / m**2
+    else:
+        d_num = 2.0 * target.w1_pairs[:, None]
+        d_kk = 4.0 * Kd + 4.0 * c * s_k - (4.0 / (m - 2)) * (k1[ia] + k1[ib])
+    ok = denom > 0
+    # d(num / sqrt(kk) / |L|) = d_num / (sqrt(kk) |L|) - a d_kk / (2 kk)
+    grad = d_num / np.where(ok, denom, 1.0) - (a / (2.0 * np.where(ok, kk, 1.0))) * d_kk
+    grad[:, ~ok] = 0.0
+    return a, grad
 
 
 def batched_alignments_f32(K, target, estimator="unbiased"):
     """Centred (``"biased"``) or HSIC1 (``"unbiased"``) alignments of a float32 stack of kernels.
 
-    The same quantities as :func:`batched_alignment` and
-    :func:`batched_unbiased_alignment`, with the three sums over pairs (a dot
+    The same quantities as :func:`batched_alignment`, with the three sums over pairs (a dot
     product with the target's weights, the sum of squares and the row sums)
     taken in float32 and the rest in float64: half the memory traffic, and no
     float64 copy of the stack. Each sum has a relative rounding error of order
@@ -399,15 +518,21 @@ def batched_alignments_f32(K, target, estimator="unbiased"):
     ssq = np.einsum("pb,pb->b", K, K).astype(np.float64)
     if estimator == "biased":
         num = target.lc_trace + 2.0 * (K.T @ lc).astype(np.float64)
-        row = 1.0 + k1
-        total = row.sum(axis=0)
-        kc_sq = m + 2.0 * ssq - (2.0 / m) * np.einsum("ab,ab->b", row, row) + total**2 / m**2
-        np.maximum(kc_sq, 0.0, out=kc_sq)  # clip round-off: a squared norm
-        denom = np.sqrt(kc_sq) * target.lc_norm
+        denom = np.sqrt(_centred_sq_norm(m, ssq, k1)[0]) * target.lc_norm
     else:
         num = 2.0 * (K.T @ w1).astype(np.float64)
         s_k = k1.sum(axis=0)
+        # the rounding of this path's own (``/ ((m-1)(m-2))``, one square root of the product) is kept: its
+        # alignments, and so randSel's exact iterations, stay bit for bit what they were
         kk = 2.0 * ssq + s_k**2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)
         denom = np.sqrt(np.maximum(kk, 0.0) * max(target.ll1, 0.0))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denom > 0, num / np.where(denom > 0, denom, 1.0), 0.0)
+    return _safe_ratio(num, denom)
+
+
+def pairs_to_square(kp, m):
+    """Rebuild the full ``(m, m)`` kernel (unit diagonal) from its pairs."""
+    K = np.eye(m)
+    ia, ib = np.triu_indices(m, k=1)
+    K[ia, ib] = kp
+    K[ib, ia] = kp
+    return K

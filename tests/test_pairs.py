@@ -1,0 +1,185 @@
+"""The pairwise-kernel algebra (``fscompbio._pairs``) against ``fscompbio.kernels``, one square kernel at a time.
+
+The batched centred alignments equal :func:`fscompbio.kernels.alignment` on explicit Gaussian kernels, the
+HSIC1 alignment equals the ratio of :func:`fscompbio.kernels.hsic`'s unbiased estimates, the gradients equal
+finite differences, and the one median helper equals numpy's median of the pairwise squared distances.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fscompbio._pairs import (
+    CenteredTarget,
+    PairLayout,
+    Workspace,
+    batched_alignment,
+    batched_alignments_f32,
+    pair_blocks,
+    pair_sq_diffs,
+    pair_sq_diffs32,
+    pairs_to_square,
+    transpose_product,
+)
+from fscompbio.kernels import (
+    alignment,
+    center,
+    gamma_from_median_sq,
+    gamma_to_sigma,
+    gaussian_kernel,
+    hsic,
+    label_kernel,
+    median_distance,
+    median_sq_distance,
+    sigma_to_gamma,
+    sq_distances,
+)
+from fscompbio.selection._randsel import random_subset_masks
+
+
+def _labels(rng, m):
+    # two of each class at least: with a single sample of one class HSIC1(L, L) is 0 up to rounding (~1e-16)
+    # and the alignment a ratio of rounding errors, in the reference as in the batched code
+    return np.r_[[-1, -1, 1, 1], rng.choice([-1, 1], m - 4)]
+
+
+def _hsic1_alignment(K, L):
+    h = lambda A, B: hsic(A, B, estimator="unbiased")  # noqa: E731
+    kk, ll = h(K, K), h(L, L)
+    return h(K, L) / np.sqrt(kk * ll) if kk > 0 and ll > 0 else 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    m=st.integers(4, 14),
+    d=st.integers(1, 6),
+    gamma=st.floats(1e-3, 10.0),
+    seed=st.integers(0, 2**31 - 1),
+)
+def test_batched_alignment_equals_alignment_of_explicit_gaussian_kernels(m, d, gamma, seed):
+    """For random small X, y and gamma: the batched alignment of exp(-gamma D2) on the pairs equals
+    kernels.alignment (and the HSIC1 form the ratio of kernels.hsic's unbiased estimates) of the full kernel."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, d))
+    y = _labels(rng, m)
+    L = label_kernel(y)
+    lay = PairLayout(m)
+    target = CenteredTarget(L, lay)
+    K = gaussian_kernel(X, gamma=gamma)
+    kp = lay.take(K)[:, None]
+    np.testing.assert_allclose(pairs_to_square(kp[:, 0], m), K, atol=1e-15)
+    np.testing.assert_allclose(batched_alignment(kp, target)[0], alignment(K, L), atol=1e-9)
+    np.testing.assert_allclose(batched_alignment(kp, target, "unbiased")[0], _hsic1_alignment(K, L), atol=1e-8)
+
+
+@settings(max_examples=25, deadline=None)
+@given(m=st.integers(4, 15), d=st.integers(2, 8), b=st.integers(1, 6), seed=st.integers(0, 2**31 - 1))
+def test_batched_distances_and_alignments_equal_one_kernel_at_a_time(m, d, b, seed):
+    """D2 = T @ mask; centred and HSIC1 alignments (float64 and float32) == fscompbio.kernels per kernel."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, d))
+    y = _labels(rng, m)
+    masks = random_subset_masks(np.random.RandomState(seed % 1000), d, max(1, d // 2), b)
+    lay = PairLayout(m)
+    D2 = pair_sq_diffs(X, lay) @ masks
+    L = label_kernel(y)
+    target = CenteredTarget(L, lay)
+    Kp = np.exp(-0.3 * D2)
+    ref_a, ref_u, cond = [], [], []
+    for j in range(b):
+        cols = np.flatnonzero(masks[:, j])
+        np.testing.assert_allclose(D2[:, j], lay.take(sq_distances(X[:, cols])), atol=1e-10)
+        K = gaussian_kernel(X[:, cols], gamma=0.3)
+        ref_a.append(alignment(K, L))
+        # float32 entries near 1 lose digits to centring: ||K|| / ||HKH|| amplifies their round-off
+        cond.append(np.linalg.norm(K) / max(np.linalg.norm(center(K)), 1e-300))
+        ref_u.append(_hsic1_alignment(K, L))
+    np.testing.assert_allclose(batched_alignment(Kp, target), ref_a, atol=1e-9)
+    np.testing.assert_allclose(batched_alignment(Kp, target, "unbiased"), ref_u, atol=1e-8)
+    K32 = Kp.astype(np.float32)
+    f32 = np.finfo(np.float32).eps * np.asarray(cond)
+    np.testing.assert_array_less(np.abs(batched_alignments_f32(K32, target, "biased") - ref_a), 2e-5 + 20 * f32)
+    np.testing.assert_array_less(np.abs(batched_alignments_f32(K32, target, "unbiased") - ref_u), 2e-4 + 200 * f32)
+
+
+@pytest.mark.parametrize("estimator", ["biased", "unbiased"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_alignment_gradient_equals_finite_differences(estimator, seed):
+    """da/dK_p of batched_alignment(..., gradient=True) against central differences of the alignment."""
+    rng = np.random.default_rng(seed)
+    m, b = 9, 3
+    X = rng.normal(size=(m, 4))
+    y = _labels(rng, m)
+    lay = PairLayout(m)
+    target = CenteredTarget(label_kernel(y), lay)
+    Kp = np.column_stack([lay.take(gaussian_kernel(X[:, : j + 2], gamma=0.4)) for j in range(b)])
+    a, grad = batched_alignment(Kp, target, estimator, gradient=True)
+    np.testing.assert_array_equal(a, batched_alignment(Kp, target, estimator))
+    h = 1e-6
+    fd = np.empty_like(grad)
+    for p in range(lay.n_pairs):
+        up, down = Kp.copy(), Kp.copy()
+        up[p] += h
+        down[p] -= h
+        fd[p] = (batched_alignment(up, target, estimator) - batched_alignment(down, target, estimator)) / (2 * h)
+    np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-8)
+
+
+def test_zero_centred_kernel_has_zero_alignment_and_gradient():
+    """A constant kernel (infinite width) has a zero centred kernel: alignment 0, gradient 0, no NaN."""
+    lay = PairLayout(6)
+    target = CenteredTarget(label_kernel(np.array([0, 0, 0, 1, 1, 1])), lay)
+    for estimator in ("biased", "unbiased"):
+        a, grad = batched_alignment(np.ones((lay.n_pairs, 2)), target, estimator, gradient=True)
+        np.testing.assert_array_equal(a, 0.0)
+        np.testing.assert_array_equal(grad, 0.0)
+    with pytest.raises(ValueError, match="estimator must be"):
+        batched_alignment(np.ones((lay.n_pairs, 1)), target, "hsic2")
+
+
+@settings(max_examples=30, deadline=None)
+@given(m=st.integers(2, 20), d=st.integers(1, 5), seed=st.integers(0, 2**31 - 1), ties=st.booleans())
+def test_median_helper_equals_numpy_median_of_pairwise_squared_distances(m, d, seed, ties):
+    """median_sq_distance of the pairs' squared distances == np.median of the positive squared distances of
+    the pairs a < b; the median distance is its square root; gamma_from_median_sq matches sigma_to_gamma."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, d))
+    if ties:  # repeated rows: zero distances, left out
+        X[rng.integers(0, m, m // 2)] = X[0]
+    lay = PairLayout(m)
+    d2 = pair_sq_diffs(X, lay).sum(axis=1)
+    full = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)[np.triu_indices(m, k=1)]  # exact zeros for ties
+    positive = full[full > 0]
+    expected = np.median(positive) if positive.size else 1.0
+    assert median_sq_distance(d2) == pytest.approx(expected, rel=1e-12)
+    if not ties:  # sq_distances (a matrix product) leaves round-off where rows coincide
+        assert median_distance(X) == pytest.approx(np.sqrt(expected), rel=1e-12)
+    med = median_sq_distance(d2)
+    t = np.array([0.5, 1.0, 2.0])
+    np.testing.assert_allclose(gamma_from_median_sq(t, med), sigma_to_gamma(t * np.sqrt(med)), rtol=1e-14)
+    np.testing.assert_allclose(gamma_to_sigma(gamma_from_median_sq(t, med)), t * np.sqrt(med), rtol=1e-14)
+
+
+def test_median_helper_without_positive_distances_is_one():
+    assert median_sq_distance(np.zeros(5)) == 1.0
+    assert median_sq_distance(np.zeros(0)) == 1.0
+    assert median_distance(np.ones((4, 3))) == 1.0
+
+
+@pytest.mark.parametrize("m, n", [(7, 3), (40, 5), (130, 2)])
+def test_pair_blocks_and_transpose_product_equal_the_whole_tensor(m, n, monkeypatch):
+    """The blocks of pairs tile T (the pairs in PairLayout order) and T' V is the product with the whole T."""
+    import fscompbio._pairs as pairs
+
+    monkeypatch.setattr(pairs, "PAIR_BLOCK_BYTES", 4 * n * 64)  # 64 pair rows per block
+    rng = np.random.default_rng(m)
+    X = rng.normal(size=(m, n)).astype(np.float32)
+    lay = PairLayout(m)
+    T = pair_sq_diffs(X, lay, dtype=np.float32)
+    np.testing.assert_array_equal(pair_sq_diffs32(X, 0, n), T)
+    ws = Workspace()
+    got = np.concatenate([blk.copy() for _, blk in pair_blocks(X, ws)])
+    np.testing.assert_array_equal(got, T)
+    V = rng.normal(size=(lay.n_pairs, 2)).astype(np.float32)
+    np.testing.assert_allclose(transpose_product(X, ws, V), T.T.astype(np.float64) @ V, rtol=1e-4)
