@@ -17,12 +17,13 @@
     coordinate descent's.
 
 (d) Stability selection with the lasso by coordinate descent (chapter 3's ``stabsel_lasso`` on a 270 x 200
-    outer training fold of XOR; the randSel paper's on a 270 x 100 fold of ``xor_100``, whose halves are
-    tall, so ``lasso_path`` solves on the Gram matrix): scikit-learn's coordinate-descent kernel called
+    outer training fold of XOR and a 90% fold of TB serum, 122 x 424; the randSel paper's on a 270 x 100
+    fold of ``xor_100``, whose halves are tall, so ``lasso_path`` solves on the Gram matrix): scikit-learn's coordinate-descent kernel called
     directly against ``lasso_path`` for every subsample; the selection frequencies must be identical.
 
-(e) Stability selection with the lasso by LARS (``lasso_solver="lars"``) on 90% training folds of AML/ALL
-    (65 x 7,129) and prostate (92 x 5,966) from ``data/expression/``: ``lars_path`` with room for ``2 m + 16``
+(e) Stability selection with the lasso by LARS (``lasso_solver="lars"``) on 90% training folds of the four
+    micro-arrays where the thesis config uses it, AML/ALL (65 x 7,129), prostate (92 x 5,966), colon
+    (56 x 2,000) and TB blood (27 x 5,547), from ``data/expression/``: ``lars_path`` with room for ``2 m + 16``
     steps against its default 500; the selection frequencies must be identical.
 
 Every comparison alternates the two paths (``--repeat`` rounds, the smallest CPU time of each kept), so
@@ -140,8 +141,14 @@ def _fold(X, y, seed=0):
 def bench_lasso_cd(n_bootstraps, repeat):
     from fscompbio.datasets import make_dataset
 
-    for name in ("xor", "xor_100"):
-        ds = make_dataset(name, random_state=0)
+    for name in ("xor", "xor_100", "tb_serum_metabolomics"):
+        if name in ("xor", "xor_100"):
+            ds = make_dataset(name, random_state=0)
+        else:
+            ds = _expression(name)
+            if ds is None:
+                print(f"(d) {name}: not found in data/expression/, skipped")
+                continue
         X, y = _fold(ds.X, ds.y)
 
         def fit(fast, X=X, y=y):
@@ -170,18 +177,23 @@ def _lars_default(Z, y, alphas):
     return _stability._supports_from_breakpoints(bp, coefs, alphas)
 
 
-def bench_lars(n_bootstraps, repeat):
+def _expression(name):
+    """A real data set of ``data/expression/`` (None if it is not there)."""
     from pathlib import Path
 
     from fscompbio.datasets import load_csv_dataset
 
+    path = Path(__file__).resolve().parents[1] / "data" / "expression" / f"{name}.csv.gz"
+    return load_csv_dataset(path) if path.exists() else None
+
+
+def bench_lars(n_bootstraps, repeat):
     bounded = _stability._lars_supports
-    for name in ("allaml", "prostate_ge"):
-        path = Path(__file__).resolve().parents[1] / "data" / "expression" / f"{name}.csv.gz"
-        if not path.exists():
-            print(f"(e) {name}: {path} not found, skipped")
+    for name in ("allaml", "prostate_ge", "colon", "tb_blood_gambia"):
+        ds = _expression(name)
+        if ds is None:
+            print(f"(e) {name}: not found in data/expression/, skipped")
             continue
-        ds = load_csv_dataset(path)
         X, y = _fold(ds.X, ds.y)
 
         def fit(fn, X=X, y=y):
