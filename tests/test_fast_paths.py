@@ -269,3 +269,96 @@ def test_stability_lasso_lars_close_to_coordinate_descent(seed):
     assert np.mean(cd.stability_scores_ != lars.stability_scores_) < 0.01
     for sel in (cd, lars):
         assert set(relevant) <= set(np.argsort(sel.ranking_, kind="stable")[:5])
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(135, 200), (135, 100), (61, 424), (40, 10)])  # chapter 3's halves of
+# 270 x 200, the randSel paper's of 300 x 100 (Gram), TB serum's of 122 x 424; a tall one
+def test_lasso_cd_weights_equal_lasso_path(seed, shape):
+    """scikit-learn's coordinate-descent kernel called directly = lasso_path: identical weights on the path."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    Z = (Z - Z.mean(0)) / Z.std(0)
+    cols = rng.permutation(n)[:3]
+    y = Z[:, cols] @ np.array([1.0, -0.7, 0.4]) + rng.normal(size=m)
+    y -= y.mean()
+    alphas = np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        state = np.random.get_state()
+        ref = _stability._LassoPathCD._reference(Z, y, alphas)
+        after_ref = np.random.random()
+        np.random.set_state(state)
+        fast = _stability._LassoPathCD._train(Z, y, alphas)
+        after_fast = np.random.random()
+    np.testing.assert_array_equal(fast, ref)
+    assert after_fast == after_ref  # the same draws from the global random state as lasso_path
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("shape", [(120, 200), (300, 40)])  # wide (plain CD) and tall (Gram) halves
+def test_stability_lasso_fast_path_equals_lasso_path(monkeypatch, seed, shape):
+    """Stability selection with the lasso: the direct coordinate-descent path gives the same frequencies and
+    ranking as lasso_path (the reference), with the planted features (columns permuted) on top."""
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    X = rng.normal(size=(m, n))
+    relevant = rng.permutation(n)[:3]
+    y = (X[:, relevant] @ np.array([1.0, -1.0, 0.8]) + 0.3 * rng.normal(size=m) > 0).astype(int)
+    kw = dict(n_bootstraps=15, random_state=seed)
+    monkeypatch.setattr(_stability._LassoPathCD, "_fast", None)
+    fast = StabilitySelection(**kw).fit(X, y)
+    assert _stability._LassoPathCD._fast is True  # the private kernel passed its check and was used
+    monkeypatch.setattr(_stability._LassoPathCD, "_fast", False)  # lasso_path for every subsample
+    ref = StabilitySelection(**kw).fit(X, y)
+    np.testing.assert_array_equal(fast.stability_scores_, ref.stability_scores_)
+    np.testing.assert_array_equal(fast.ranking_, ref.ranking_)
+    assert set(relevant) <= set(np.argsort(fast.ranking_, kind="stable")[:5])
+
+
+def _lars_supports_reference(Z, y, alphas):
+    """The supports read off lars_path with its default max_iter (500): the reference of the bounded path."""
+    import warnings
+
+    from sklearn.linear_model import lars_path
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bp, _, coefs = lars_path(Z, y, method="lasso", alpha_min=float(np.min(alphas)), return_path=True)
+    return _stability._supports_from_breakpoints(bp, coefs, alphas)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("shape", [(36, 3000), (15, 800), (8, 400)])  # AML/ALL-like, TB blood-like, tiny
+def test_lars_bounded_path_equals_default_path(seed, shape):
+    """LARS with room for 2 m + 16 steps = LARS with its default 500 steps: identical supports; and a path
+    that reaches a bound (3 steps here) is computed again with the default, so it is identical too."""
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    Z = (Z - Z.mean(0)) / Z.std(0)
+    y = Z[:, :4] @ np.array([1.0, -0.8, 0.6, 0.4]) + 0.7 * rng.normal(size=m)
+    y -= y.mean()
+    alphas = np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+    ref = _lars_supports_reference(Z, y, alphas)
+    np.testing.assert_array_equal(_stability._lars_supports(Z, y, alphas), ref)
+    np.testing.assert_array_equal(_stability._lars_supports(Z, y, alphas, max_steps=3), ref)
+
+
+def test_stability_lars_bounded_path_equals_default_path(monkeypatch):
+    """Stability selection with lasso_solver="lars" on a wide set: the same frequencies with the bounded path
+    as with lars_path's default bound."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 2000))
+    y = (X[:, 7] - X[:, 1200] + 0.3 * rng.normal(size=60) > 0).astype(int)
+    kw = dict(n_bootstraps=20, random_state=3, lasso_solver="lars")
+    fast = StabilitySelection(**kw).fit(X, y)
+    monkeypatch.setattr(_stability, "_lars_supports", _lars_supports_reference)
+    ref = StabilitySelection(**kw).fit(X, y)
+    np.testing.assert_array_equal(fast.stability_scores_, ref.stability_scores_)
+    np.testing.assert_array_equal(fast.ranking_, ref.ranking_)
