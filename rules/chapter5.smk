@@ -5,7 +5,8 @@
 # figure 5.2 the representation), and the approach of best homology-aware CV accuracy trained on every shipped
 # sequence (whatever chapter5.data.n_sequences says) as a model file for `fscompbio predict-cleavage`. Inputs
 # come from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
-# fitted on that fold's training windows only (ch5_sparse_filtering_fold).
+# fitted on that fold's training windows only (ch5_sparse_filtering_fold). The approaches listed in
+# chapter5.prediction.scales.raw also run on raw-scale windows (ch5_predict_raw): table P1's rows of scales = raw.
 
 import math
 import re
@@ -55,6 +56,23 @@ CH5_FOLD_JSONS = [
     for fold in range(CH5_PRED["n_folds"])
 ]
 CH5_FOLD_TIMINGS = [j.replace(".json", ".timing.json") for j in CH5_FOLD_JSONS]
+# the cells also run on the raw scales (chapter5.prediction.scales.raw; none by default): the same cv x protocol
+# x fold as the approach's standardised cells, with their seeds, under their own paths
+CH5_RAW_APPROACHES = list((CH5_PRED.get("scales") or {}).get("raw") or [])
+_ch5_raw_unknown = [a for a in CH5_RAW_APPROACHES if a not in CH5_PRED["approaches"]]
+if _ch5_raw_unknown:
+    raise ValueError(
+        f"chapter5.prediction.scales.raw: {_ch5_raw_unknown} not among chapter5.prediction.approaches "
+        f"{list(CH5_PRED['approaches'])}: an approach runs on raw scales beside its standardised cells"
+    )
+CH5_RAW_CELLS = [(cv, protocol, approach) for cv, protocol, approach in CH5_CELLS if approach in CH5_RAW_APPROACHES]
+CH5_RAW_PREDICT_STEM = "results/chapter5/predict_raw/{cv}/{protocol}/{approach}/fold{fold}"
+CH5_RAW_FOLD_JSONS = [
+    CH5_RAW_PREDICT_STEM.format(cv=cv, protocol=protocol, approach=approach, fold=fold) + ".json"
+    for cv, protocol, approach in CH5_RAW_CELLS
+    for fold in range(CH5_PRED["n_folds"])
+]
+CH5_RAW_FOLD_TIMINGS = [j.replace(".json", ".timing.json") for j in CH5_RAW_FOLD_JSONS]
 # the settings of each approach: SVM grid, selectors, LPBoost-MKL
 CH5_APPROACH_PARAMS = {
     key: CH5_PRED[key]
@@ -164,6 +182,38 @@ rule ch5_predict:
         "../scripts/evaluate_cleavage_fold.py"
 
 
+# table P1's cells on raw scales (chapter5.prediction.scales.raw): the approaches of the 648 scale values on the
+# windows encoded by each scale's published values, with the grouping, settings and seeds of ch5_predict
+rule ch5_predict_raw:
+    input:
+        encoded="results/peptides/encoded_raw.npz",
+        homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
+    output:
+        npz=ch5_predict_outputs(".npz", CH5_RAW_PREDICT_STEM),
+        json=ch5_predict_outputs(".json", CH5_RAW_PREDICT_STEM),
+        timing=ch5_predict_outputs(".timing.json", CH5_RAW_PREDICT_STEM),
+    log:
+        f"logs/chapter5/predict_raw/{CH5_PREDICT_JOB}.log",
+    benchmark:
+        f"benchmarks/chapter5/predict_raw/{CH5_PREDICT_JOB}.tsv"
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch5_predict"),
+        runtime=runtime_of("ch5_predict"),
+    params:
+        approach=lambda wc: wc.approach,
+        cv=lambda wc: wc.cv,
+        scales="raw",
+        approach_params=CH5_APPROACH_PARAMS,
+        n_folds=CH5_PRED["n_folds"],
+        folds_seed=lambda wc: CH5_SPLITS[wc.cv][1],
+        cells=ch5_predict_raw_cells,
+    script:
+        "../scripts/evaluate_cleavage_fold.py"
+
+
 # the in-fold sparse filters table P1 used (their sizes are printed under it)
 CH5_SF_FOLD_JSONS = sorted(
     {
@@ -177,8 +227,9 @@ CH5_SF_FOLD_JSONS = sorted(
 
 rule ch5_table_P1:
     input:
-        folds=CH5_FOLD_JSONS,
-        timings=CH5_FOLD_TIMINGS,
+        # the standardised cells, then those on raw scales (each fold's record says which)
+        folds=CH5_FOLD_JSONS + CH5_RAW_FOLD_JSONS,
+        timings=CH5_FOLD_TIMINGS + CH5_RAW_FOLD_TIMINGS,
         sf=CH5_SF_FOLD_JSONS,
         homology="results/peptides/homology.json",
     output:

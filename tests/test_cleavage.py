@@ -510,6 +510,40 @@ def test_table_p1_by_protocol_and_cv():
     assert w.loc[0, "all positives + more negatives (weighted), random CV"] == "60.00 ± 10.00 (3)"
 
 
+def test_table_p1_rows_on_raw_scales_beside_the_standardised_ones():
+    from fscompbio.cleavage import choose_model
+    from fscompbio.plots.cleavage import plot_fig5_3, table_P1, table_P1_wide
+
+    recs = [{"approach": "original", "protocol": "adequate", "cv": cv, "accuracy": a}
+            for cv, a in (("random", 0.7), ("random", 0.8), ("homology", 0.6))]
+    recs += [{"approach": "pwm_prior", "protocol": "adequate", "cv": "homology", "accuracy": 0.65}]
+    # a record on raw scales says so (the workflow's ch5_predict_raw); a standardised one has no key
+    recs += [{"approach": "original", "protocol": "adequate", "cv": cv, "scales": "raw", "accuracy": a}
+             for cv, a in (("random", 0.4), ("random", 0.5), ("homology", 0.9))]
+    t = table_P1(recs)
+    assert list(zip(t["approach"], t["cv"], t["scales"])) == [
+        ("original", "random", "standardised"), ("original", "random", "raw"), ("original", "homology", "standardised"),
+        ("original", "homology", "raw"), ("pwm_prior", "homology", "standardised")]
+    assert t.loc[1, "accuracy_mean"] == pytest.approx(45.0) and t.loc[0, "accuracy_mean"] == pytest.approx(75.0)
+    # without any raw record: one scales column, every row standardised
+    assert set(table_P1(recs[:4])["scales"]) == {"standardised"}
+    w = table_P1_wide(t)
+    assert list(w["method"]) == ["Original Representation", "Original Representation (raw scales)",
+                                 w["method"].iloc[2]] and "raw" not in w["method"].iloc[2]
+    assert w.loc[1, "all positives + more negatives (weighted), random CV"] == "45.00 ± 7.07 (2)"
+    # the saved model encodes by standardised scales: a raw row, even the best, is never chosen
+    choice = choose_model(t)
+    assert (choice["approach"], choice["homology_cv_accuracy_mean"]) == ("pwm_prior", 65.0)
+    assert choice["random_cv_accuracy_mean"] is None
+    assert choose_model(t, approach="original")["random_cv_accuracy_mean"] == pytest.approx(75.0)
+    fig = plot_fig5_3(t)
+    labels = [tick.get_text() for tick in fig.axes[0].get_xticklabels()]
+    assert len(labels) == 3 and labels[1].endswith("(raw scales)") and "raw" not in labels[0] + labels[2]
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
 def test_canonical_dot_is_independent_of_line_order():
     from fscompbio.plots.rule_graph import canonical_dot
 
