@@ -35,8 +35,8 @@ notes = [
 if (table["scales"] == "raw").any():
     raw = ", ".join(dict.fromkeys(table.loc[table["scales"] == "raw", "method"]))
     notes.append(f"Scales: every row on the 54 scales standardised over the 20 residues, and rows marked \"raw "
-                 f"scales\" ({raw}) on each scale's published values (chapter5.prediction.scales.raw), with the "
-                 "seeds of their standardised cells.")
+                 f"scales\" ({raw}) on each scale's published values, unscaled by the SVM too "
+                 "(chapter5.prediction.scales.raw), with the seeds of their standardised cells.")
 notes.append("")
 write_text("\n".join(notes) + "\n" + table_markdown(table_P1_wide(table)), snakemake.output.md)
 # wall-clock time per cell, kept apart from the results (timings differ between runs)

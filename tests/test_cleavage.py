@@ -536,12 +536,32 @@ def test_table_p1_rows_on_raw_scales_beside_the_standardised_ones():
     assert (choice["approach"], choice["homology_cv_accuracy_mean"]) == ("pwm_prior", 65.0)
     assert choice["random_cv_accuracy_mean"] is None
     assert choose_model(t, approach="original")["random_cv_accuracy_mean"] == pytest.approx(75.0)
+    # the raw cells' SVM sees the published values: it scales no column itself
+    assert make_approach("original", {"svm": {"standardize": False}}).standardize is False
+    assert make_approach("original").standardize is True
     fig = plot_fig5_3(t)
     labels = [tick.get_text() for tick in fig.axes[0].get_xticklabels()]
     assert len(labels) == 3 and labels[1].endswith("(raw scales)") and "raw" not in labels[0] + labels[2]
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def test_an_svm_that_scales_its_columns_cannot_tell_raw_scales_from_standardised_ones():
+    # standardising a scale over the residues is an affine map of each column, which the SVM's own scaling over
+    # the training windows undoes: raw cells must switch it off to differ (ch5_predict_raw)
+    from fscompbio.prediction import GaussianSVC
+    from fscompbio.sequences import STANDARD_RESIDUES, encode_windows
+
+    rng = np.random.default_rng(0)
+    windows = ["".join(rng.choice(list(STANDARD_RESIDUES), 12)) for _ in range(80)]
+    y = np.r_[np.ones(40), -np.ones(40)]
+    std, raw = encode_windows(windows), encode_windows(windows, scaling="raw")
+    f_std = GaussianSVC(random_state=0).fit(std, y).decision_function(std)
+    f_raw = GaussianSVC(random_state=0).fit(raw, y).decision_function(raw)
+    np.testing.assert_allclose(f_raw, f_std, atol=1e-6)
+    f_unscaled = GaussianSVC(standardize=False, random_state=0).fit(raw, y).decision_function(raw)
+    assert np.max(np.abs(f_unscaled - f_std)) > 0.1
 
 
 def test_canonical_dot_is_independent_of_line_order():

@@ -196,9 +196,11 @@ READINGS: dict[str, Reading] = {r.id: r for r in (
         "the randSel paper, section 6.3: \"the raw physicochemical properties\"; thesis 5.4.1 lists the 54 "
         "scales without saying how they are scaled",
         {"standardised": "each scale standardised over the 20 residues (mean 0, sd 1)",
-         "raw": "each scale's values as published, for the approaches the run made on raw scales "
-                "(chapter5.prediction.scales.raw: the original representation); the rows on sparse filtering's "
-                "features stay on the standardised scales it was fitted on"},
+         "raw": "each scale's values as published, reaching the Gaussian SVM's kernel unscaled (scaling the "
+                "columns over the training windows instead would give back the standardised rows), for the "
+                "approaches the run made on raw scales (chapter5.prediction.scales.raw: the original "
+                "representation); the rows on sparse filtering's features stay on the standardised scales it "
+                "was fitted on"},
         "standardised", _scales),
     Reading(
         "sf_fit", "the windows sparse filtering is fitted on in chapter 5",
