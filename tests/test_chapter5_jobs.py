@@ -127,6 +127,15 @@ def test_the_raw_scale_cells_are_their_approaches_cells_under_their_own_paths(ru
     assert [j for j in none if j["rule"] == "ch5_predict_raw"] == []
 
 
+def test_raw_scales_for_an_approach_not_run_is_an_error_naming_it(workdir):
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
+           "--dry-run", "figures/table_P1.csv", "--cores", "1", "--configfile", str(REPO / "config.yaml"),
+           "--config", "chapter5={prediction: {approaches: [pwm, pwm_prior], homology_approaches: [pwm_prior]}}"]
+    run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0
+    assert "chapter5.prediction.scales.raw: ['original'] not among chapter5.prediction.approaches" in run.stdout + run.stderr
+
+
 def test_figure_5_5_in_one_job_writes_the_same_files(runs):
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     lc = config["chapter5"]["learning_curve"]

@@ -722,6 +722,11 @@ def test_one_list_of_approaches():
     for config in ("config.yaml", "config/thesis.yaml"):
         pred = yaml.safe_load((repo / config).read_text())["chapter5"]["prediction"]
         assert "approaches" not in pred or set(pred["approaches"]) <= set(rows)
+        assert set((pred.get("scales") or {}).get("raw") or []) <= set(rows)
+    # the approaches that may run on raw scales: the Gaussian SVMs on the scale values (make_approach's _svm)
+    raw = schema["properties"]["prediction"]["properties"]["scales"]["properties"]["raw"]["items"]["enum"]
+    assert set(raw) <= set(rows) and all(APPROACH_REPRESENTATION[a].startswith("scales") for a in raw)
+    assert "randsel_mkl_original" not in raw
 
 
 def _pwm_model():
