@@ -53,8 +53,8 @@ for cell in cells:
         X, X_sf = encoded_matrix(kind, enc, sf), cell["sf"]
         del sf
     logging.info("%s (%s) on %s (%s scales): %d windows x %d columns, %d sequences; %s CV, fold %d; protocol %s %s",
-                 p.approach, p.approach_params, kind, scales, *X.shape, np.unique(groups).size, p.cv, fold, cell["protocol"],
-                 cell["settings"])
+                 p.approach, p.approach_params, kind, scales, *X.shape, np.unique(groups).size, p.cv, fold,
+                 cell["protocol"], cell["settings"])
     start = time.perf_counter()
     with threadpool_limits(limits=snakemake.threads, user_api="blas"):
         r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold, split_groups=split,

@@ -42,8 +42,8 @@ write_text("\n".join(notes) + "\n" + table_markdown(table_P1_wide(table)), snake
 # wall-clock time per cell, kept apart from the results (timings differ between runs)
 rows = []
 for rec, path in zip(records, snakemake.input.timings):
-    rows.append({k: rec[k] for k in ("approach", "protocol", "cv", "fold")} | {"scales": rec.get("scales", "standardised")}
-                | read_json(path))
+    rows.append({k: rec[k] for k in ("approach", "protocol", "cv", "fold")}
+                | {"scales": rec.get("scales", "standardised")} | read_json(path))
 timing = pd.DataFrame(rows).groupby(["approach", "protocol", "cv", "scales"], sort=False)["seconds"].agg(
     ["mean", "sum", "count"])
 with atomic_path(snakemake.output.timing) as tmp:
