@@ -32,7 +32,7 @@ notes = [
     f">= {100 * hom['identity']:.0f}% prefix identity (largest {hom['largest']}); every inner split (SVM tuning, "
     "held-out sequences, selected sizes) by cluster too.",
 ]
-if (table["scales"] == "raw").any():
+if "scales" in table.columns:  # some rows on raw scales
     raw = ", ".join(dict.fromkeys(table.loc[table["scales"] == "raw", "method"]))
     notes.append(f"Scales: every row on the 54 scales standardised over the 20 residues, and rows marked \"raw "
                  f"scales\" ({raw}) on each scale's published values, unscaled by the SVM too "
