@@ -5,7 +5,8 @@
 # figure 5.2 the representation), and the approach of best homology-aware CV accuracy trained on every shipped
 # sequence (whatever chapter5.data.n_sequences says) as a model file for `fscompbio predict-cleavage`. Inputs
 # come from rules/peptides.smk and rules/representation.smk; the sparse-filtering features of every CV fold are
-# fitted on that fold's training windows only (ch5_sparse_filtering_fold).
+# fitted on that fold's training windows only (ch5_sparse_filtering_fold). The approaches listed in
+# chapter5.prediction.scales.raw also run on raw-scale windows (ch5_predict_raw): table P1's rows of scales = raw.
 
 import math
 import re
@@ -55,6 +56,23 @@ CH5_FOLD_JSONS = [
     for fold in range(CH5_PRED["n_folds"])
 ]
 CH5_FOLD_TIMINGS = [j.replace(".json", ".timing.json") for j in CH5_FOLD_JSONS]
+# the cells also run on the raw scales (chapter5.prediction.scales.raw; none by default): the same cv x protocol
+# x fold as the approach's standardised cells, with their seeds, under their own paths
+CH5_RAW_APPROACHES = list((CH5_PRED.get("scales") or {}).get("raw") or [])
+_ch5_raw_unknown = [a for a in CH5_RAW_APPROACHES if a not in CH5_PRED["approaches"]]
+if _ch5_raw_unknown:
+    raise ValueError(
+        f"chapter5.prediction.scales.raw: {_ch5_raw_unknown} not among chapter5.prediction.approaches "
+        f"{list(CH5_PRED['approaches'])}: an approach runs on raw scales beside its standardised cells"
+    )
+CH5_RAW_CELLS = [(cv, protocol, approach) for cv, protocol, approach in CH5_CELLS if approach in CH5_RAW_APPROACHES]
+CH5_RAW_PREDICT_STEM = "results/chapter5/predict_raw/{cv}/{protocol}/{approach}/fold{fold}"
+CH5_RAW_FOLD_JSONS = [
+    CH5_RAW_PREDICT_STEM.format(cv=cv, protocol=protocol, approach=approach, fold=fold) + ".json"
+    for cv, protocol, approach in CH5_RAW_CELLS
+    for fold in range(CH5_PRED["n_folds"])
+]
+CH5_RAW_FOLD_TIMINGS = [j.replace(".json", ".timing.json") for j in CH5_RAW_FOLD_JSONS]
 # the settings of each approach: SVM grid, selectors, LPBoost-MKL
 CH5_APPROACH_PARAMS = {
     key: CH5_PRED[key]
@@ -70,6 +88,8 @@ CH5_APPROACH_PARAMS = {
         "combination",
     ]
 }
+# the settings of the cells on raw scales: the same, but the Gaussian SVM sees the scale values unscaled
+CH5_RAW_APPROACH_PARAMS = {**CH5_APPROACH_PARAMS, "svm": {**CH5_APPROACH_PARAMS["svm"], "standardize": False}}
 
 
 # the folds of each split (one per CV scheme, shared by every approach and protocol; figure 5.5 has its own)
@@ -164,6 +184,41 @@ rule ch5_predict:
         "../scripts/evaluate_cleavage_fold.py"
 
 
+# table P1's cells on raw scales (chapter5.prediction.scales.raw): the approaches of the 648 scale values on the
+# windows encoded by each scale's published values, with the grouping, settings and seeds of ch5_predict
+rule ch5_predict_raw:
+    input:
+        encoded="results/peptides/encoded_raw.npz",
+        homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
+    output:
+        npz=ch5_predict_outputs(".npz", CH5_RAW_PREDICT_STEM),
+        json=ch5_predict_outputs(".json", CH5_RAW_PREDICT_STEM),
+        timing=ch5_predict_outputs(".timing.json", CH5_RAW_PREDICT_STEM),
+    log:
+        f"logs/chapter5/predict_raw/{CH5_PREDICT_JOB}.log",
+    benchmark:
+        f"benchmarks/chapter5/predict_raw/{CH5_PREDICT_JOB}.tsv"
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch5_predict"),
+        runtime=runtime_of("ch5_predict"),
+    params:
+        approach=lambda wc: wc.approach,
+        cv=lambda wc: wc.cv,
+        scales="raw",
+        # the published values reach the Gaussian kernel: the SVM's own scaling of every column over the training
+        # windows is an affine map per column, like the standardisation over the residues, and would give back
+        # the standardised cells exactly (the quick config's 12 original cells, measured 2026-11-26)
+        approach_params=CH5_RAW_APPROACH_PARAMS,
+        n_folds=CH5_PRED["n_folds"],
+        folds_seed=lambda wc: CH5_SPLITS[wc.cv][1],
+        cells=ch5_predict_raw_cells,
+    script:
+        "../scripts/evaluate_cleavage_fold.py"
+
+
 # the in-fold sparse filters table P1 used (their sizes are printed under it)
 CH5_SF_FOLD_JSONS = sorted(
     {
@@ -177,8 +232,9 @@ CH5_SF_FOLD_JSONS = sorted(
 
 rule ch5_table_P1:
     input:
-        folds=CH5_FOLD_JSONS,
-        timings=CH5_FOLD_TIMINGS,
+        # the standardised cells, then those on raw scales (each fold's record says which)
+        folds=CH5_FOLD_JSONS + CH5_RAW_FOLD_JSONS,
+        timings=CH5_FOLD_TIMINGS + CH5_RAW_FOLD_TIMINGS,
         sf=CH5_SF_FOLD_JSONS,
         homology="results/peptides/homology.json",
     output:

@@ -374,17 +374,30 @@ def ch5_job_path(parts, group):
     return "/".join(part for dim, part in parts if dim not in group)
 
 
-def ch5_predict_outputs(suffix):
-    """The output files of one ch5_predict job: one per cell of the job (the grouped dimensions expanded)."""
-    return ch5_job_files(f"{CH5_PREDICT_STEM}{suffix}", CH5_GROUP, CH5_GROUP_VALUES)
+def ch5_predict_outputs(suffix, stem=None):
+    """The output files of one ch5_predict job (or, with ``stem``, of another rule of table P1's cells, e.g.
+    ch5_predict_raw's): one per cell of the job (the grouped dimensions expanded)."""
+    return ch5_job_files(f"{stem or CH5_PREDICT_STEM}{suffix}", CH5_GROUP, CH5_GROUP_VALUES)
 
 
 def ch5_predict_cells(wc):
-    """The cells of the job of wildcards ``wc``, fold by fold: protocol, fold, seed, sparse filter, outputs."""
+    """The cells of the ch5_predict job of wildcards ``wc``, fold by fold: protocol, fold, seed, sparse filter,
+    outputs."""
+    return ch5_cells_under(wc, CH5_PREDICT_STEM)
+
+
+def ch5_predict_raw_cells(wc):
+    """The cells of the ch5_predict_raw job of wildcards ``wc`` (table P1 on raw scales): each with the seed of
+    its cell on standardised scales (a paired comparison), its files under CH5_RAW_PREDICT_STEM."""
+    return ch5_cells_under(wc, CH5_RAW_PREDICT_STEM)
+
+
+def ch5_cells_under(wc, stem_pattern):
+    """The cells of a job of table P1 of wildcards ``wc`` with their files under ``stem_pattern``."""
     cells = []
     for fold in CH5_GROUP_VALUES["fold"] if "fold" in CH5_GROUP else [int(wc.fold)]:
         for protocol in CH5_GROUP_VALUES["protocol"] if "protocol" in CH5_GROUP else [wc.protocol]:
-            stem = CH5_PREDICT_STEM.format(cv=wc.cv, protocol=protocol, approach=wc.approach, fold=fold)
+            stem = stem_pattern.format(cv=wc.cv, protocol=protocol, approach=wc.approach, fold=fold)
             cells.append(
                 {
                     "protocol": protocol,

@@ -3,6 +3,8 @@
 #   results/peptides/windows.csv   accession, target, window, label (one row per window)
 #   results/peptides/encoded.npz   X float32 (n_windows, 648), codes int8 (n_windows, 12), y {0,1}, groups
 #                                  (sequence index), target (1-based target position), ...
+#   results/peptides/encoded_raw.npz  the same windows by the scales' published values (scaling "raw"), made only
+#                                  when chapter5.prediction.scales.raw lists an approach
 #   results/peptides/homology.npz  clusters: the homology cluster of every sequence (homology-aware CV)
 
 
@@ -56,6 +58,31 @@ rule ch5_encode:
     resources:
         mem_mb=mem_of("ch5_encode"),
         runtime=runtime_of("ch5_encode"),
+    script:
+        "../scripts/encode_windows.py"
+
+
+# the windows by each scale's values as published, not standardised (the randSel paper's "raw physicochemical
+# properties"): the input of table P1's cells on raw scales (rules/chapter5.smk, ch5_predict_raw)
+rule ch5_encode_raw:
+    input:
+        windows="results/peptides/windows.csv",
+        json="results/peptides/windows.json",
+        scales=repo_path(CH5_DATA["scales"]),
+    output:
+        "results/peptides/encoded_raw.npz",
+    log:
+        "logs/peptides/encode_raw.log",
+    benchmark:
+        "benchmarks/peptides/encode_raw.tsv"
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("ch5_encode"),
+        runtime=runtime_of("ch5_encode"),
+    params:
+        scaling="raw",
     script:
         "../scripts/encode_windows.py"
 

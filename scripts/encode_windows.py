@@ -1,4 +1,5 @@
-"""Chapter 5: encode every window by the standardised amino-acid scales (648 values for 12 x 54) and by residue codes."""
+"""Chapter 5: encode every window by the amino-acid scales (648 values for 12 x 54), standardised or (params.scaling
+"raw") as published, and by residue codes."""
 
 import logging
 
@@ -15,7 +16,10 @@ from fscompbio.sequences import encode_windows, encoding_feature_names, load_aa_
 geometry = read_json(snakemake.input.json)["geometry"]
 windows = pd.read_csv(snakemake.input.windows, dtype={"accession": str, "window": str})
 scales = load_aa_scales(snakemake.input.scales)
-X = encode_windows(windows, scales).astype(np.float32)
+# ch5_encode has no scaling parameter: standardised, its file unchanged; ch5_encode_raw's file says "raw" in it
+scaling = getattr(snakemake.params, "scaling", "standardised")
+X = encode_windows(windows, scales, scaling=scaling).astype(np.float32)
+marked = {} if scaling == "standardised" else {"scaling": np.asarray(scaling)}
 # groups: the sequence index of each window, in order of first appearance
 codes, uniques = pd.factorize(windows["accession"])
 write_npz(
@@ -31,6 +35,7 @@ write_npz(
     prefix=np.int64(geometry["prefix"]),
     before=np.int64(geometry["before"]),
     after=np.int64(geometry["after"]),
+    **marked,
 )
-logging.info("encoded %d windows of %d sequences into %d values each (%d scales)", X.shape[0], len(uniques),
-             X.shape[1], len(scales))
+logging.info("encoded %d windows of %d sequences into %d values each (%d scales, %s)", X.shape[0], len(uniques),
+             X.shape[1], len(scales), scaling)

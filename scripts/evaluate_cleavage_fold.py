@@ -25,11 +25,17 @@ from fscompbio.io import write_json, write_npz  # noqa: E402
 
 p = snakemake.params
 cells = p.cells
+# ch5_predict: the standardised scales (no parameter, its records unchanged); ch5_predict_raw: "raw"
+scales = getattr(p, "scales", "standardised")
 written = {c[key] for c in cells for key in ("npz", "json", "timing")}
 if written != set(snakemake.output):
     raise ValueError(f"ch5_predict: the cells' files {sorted(written)} are not the job's outputs "
                      f"{sorted(snakemake.output)}")
 enc = np.load(snakemake.input.encoded)
+made = str(enc["scaling"]) if "scaling" in enc.files else "standardised"
+if made != scales:
+    raise ValueError(f"ch5_predict: {snakemake.input.encoded} holds windows on {made} scales; this job's cells are "
+                     f"on {scales} scales")
 y, groups = enc["y"], enc["groups"]
 kind = APPROACH_REPRESENTATION[p.approach]
 split = groups
@@ -46,9 +52,9 @@ for cell in cells:
                 sf = pickle.load(fh).transform(enc["X"]).astype(np.float32)
         X, X_sf = encoded_matrix(kind, enc, sf), cell["sf"]
         del sf
-    logging.info("%s (%s) on %s: %d windows x %d columns, %d sequences; %s CV, fold %d; protocol %s %s",
-                 p.approach, p.approach_params, kind, *X.shape, np.unique(groups).size, p.cv, fold, cell["protocol"],
-                 cell["settings"])
+    logging.info("%s (%s) on %s (%s scales): %d windows x %d columns, %d sequences; %s CV, fold %d; protocol %s %s",
+                 p.approach, p.approach_params, kind, scales, *X.shape, np.unique(groups).size, p.cv, fold,
+                 cell["protocol"], cell["settings"])
     start = time.perf_counter()
     with threadpool_limits(limits=snakemake.threads, user_api="blas"):
         r = run_fold(make_approach(p.approach, p.approach_params), X, y, groups, folds, fold, split_groups=split,
@@ -59,7 +65,9 @@ for cell in cells:
     logging.info("fold %d: accuracy %.4f on %d test sequences; %d training windows; %.1f s; %s", fold,
                  r["accuracy"], n_test, r["train_index"].size, seconds, info)
     write_npz(cell["npz"], test_index=r["test_index"], scores=r["scores"], train_index=r["train_index"])
-    write_json({"approach": p.approach, "protocol": cell["protocol"], "cv": p.cv, "fold": fold,
+    # a cell on raw scales says so in its record (table P1's scales column); a standardised one as before
+    write_json({"approach": p.approach, "protocol": cell["protocol"], "cv": p.cv,
+                **({} if scales == "standardised" else {"scales": scales}), "fold": fold,
                 "accuracy": r["accuracy"], "n_test_sequences": n_test,
                 "n_train_windows": int(r["train_index"].size),
                 "n_train_positives": int(np.sum(y[r["train_index"]] == 1)), **info}, cell["json"])

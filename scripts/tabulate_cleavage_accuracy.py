@@ -31,14 +31,21 @@ notes = [
     f"{sf_note} Homology-aware CV: {hom['n_clusters']} clusters of {hom['n_sequences']} sequences at "
     f">= {100 * hom['identity']:.0f}% prefix identity (largest {hom['largest']}); every inner split (SVM tuning, "
     "held-out sequences, selected sizes) by cluster too.",
-    "",
 ]
+if "scales" in table.columns:  # some rows on raw scales
+    raw = ", ".join(dict.fromkeys(table.loc[table["scales"] == "raw", "method"]))
+    notes.append(f"Scales: every row on the 54 scales standardised over the 20 residues, and rows marked \"raw "
+                 f"scales\" ({raw}) on each scale's published values, unscaled by the SVM too "
+                 "(chapter5.prediction.scales.raw), with the seeds of their standardised cells.")
+notes.append("")
 write_text("\n".join(notes) + "\n" + table_markdown(table_P1_wide(table)), snakemake.output.md)
 # wall-clock time per cell, kept apart from the results (timings differ between runs)
 rows = []
 for rec, path in zip(records, snakemake.input.timings):
-    rows.append({k: rec[k] for k in ("approach", "protocol", "cv", "fold")} | read_json(path))
-timing = pd.DataFrame(rows).groupby(["approach", "protocol", "cv"], sort=False)["seconds"].agg(["mean", "sum", "count"])
+    rows.append({k: rec[k] for k in ("approach", "protocol", "cv", "fold")}
+                | {"scales": rec.get("scales", "standardised")} | read_json(path))
+timing = pd.DataFrame(rows).groupby(["approach", "protocol", "cv", "scales"], sort=False)["seconds"].agg(
+    ["mean", "sum", "count"])
 with atomic_path(snakemake.output.timing) as tmp:
     timing.round(1).to_csv(tmp)
 logging.info("\n%s\n%s", table.to_string(), timing.to_string())

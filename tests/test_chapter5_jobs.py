@@ -20,14 +20,14 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = ["figures/table_P1.csv", "figures/fig5_5.png"]
-RULES = ("ch5_predict", "ch5_learning_curve")
+RULES = ("ch5_predict", "ch5_predict_raw", "ch5_learning_curve")
 
 
 def _predict_jobs(workdir, *args):
-    """(rule, outputs, log, benchmark, wildcards) of every ch5_predict and ch5_learning_curve job of a forced
-    dry run up to table P1 and figure 5.5."""
+    """(rule, outputs, log, benchmark, wildcards) of every ch5_predict, ch5_predict_raw, ch5_learning_curve and
+    ch5_table_P1 job of a forced dry run up to table P1 and figure 5.5."""
     jobs = forced_dry_run(workdir, *TARGETS, "--cores", "1", *args, timeout=300)
-    return [j for j in jobs if j["rule"] in RULES]
+    return [j for j in jobs if j["rule"] in (*RULES, "ch5_table_P1")]
 
 
 def _cells(config):
@@ -46,8 +46,12 @@ def _cells(config):
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("dry")
+def workdir(tmp_path_factory):
+    return tmp_path_factory.mktemp("dry")
+
+
+@pytest.fixture(scope="module")
+def runs(workdir):
     quick = ["--configfile", str(REPO / "config.yaml")]
     return {
         "quick": _predict_jobs(workdir, *quick),
@@ -93,6 +97,43 @@ def test_grouping_writes_the_same_files(layouts, grouping):
     grouped = [f for job in layouts[grouping] for f in job["output"]]
     assert len(ungrouped) == len(set(ungrouped)) and len(grouped) == len(set(grouped))  # one job per file
     assert set(grouped) == set(ungrouped) == expected
+
+
+def test_the_raw_scale_cells_are_their_approaches_cells_under_their_own_paths(runs, workdir):
+    # chapter5.prediction.scales.raw: the original representation again on raw-scale windows, every cv x protocol x
+    # fold of its standardised cells, as new files; the standardised cells' files are those without it
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    raw = config["chapter5"]["prediction"]["scales"]["raw"]
+    assert raw == ["original"]
+    expected = {
+        f"results/chapter5/predict_raw/{cv}/{protocol}/{approach}/fold{fold}{ext}"
+        for cv, protocol, approach, fold in _cells(config)
+        if approach in raw
+        for ext in (".npz", ".json", ".timing.json")
+    }
+    for name, run in runs.items():
+        jobs = [j for j in run if j["rule"] == "ch5_predict_raw"]
+        files = [f for job in jobs for f in job["output"]]
+        assert len(files) == len(set(files)) and set(files) == expected, name
+        assert all("results/peptides/encoded_raw.npz" in job["input"] for job in jobs), name
+        assert not any("results/peptides/encoded.npz" in job["input"] for job in jobs), name
+        table = next(j for j in run if j["rule"] == "ch5_table_P1")
+        assert {f for f in expected if f.endswith(".json") and not f.endswith(".timing.json")} <= set(table["input"])
+    assert len([j for j in runs["quick"] if j["rule"] == "ch5_predict_raw"]) == 2  # one job per CV scheme
+    assert "logs/chapter5/predict_raw/homology/original.log" in {p for j in runs["quick"] for p in j["log"]}
+    # without the key (the thesis config's default): no cell on raw scales, no raw encoding
+    none = _predict_jobs(workdir, "--configfile", str(REPO / "config.yaml"), "--config",
+                         "chapter5={prediction: {scales: {raw: []}}}")
+    assert [j for j in none if j["rule"] == "ch5_predict_raw"] == []
+
+
+def test_raw_scales_for_an_approach_not_run_is_an_error_naming_it(workdir):
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
+           "--dry-run", "figures/table_P1.csv", "--cores", "1", "--configfile", str(REPO / "config.yaml"),
+           "--config", "chapter5={prediction: {approaches: [pwm, pwm_prior], homology_approaches: [pwm_prior]}}"]
+    run = subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0
+    assert "chapter5.prediction.scales.raw: ['original'] not among chapter5.prediction.approaches" in run.stdout + run.stderr
 
 
 def test_figure_5_5_in_one_job_writes_the_same_files(runs):

@@ -724,6 +724,39 @@ def test_chapter5_claims_read_the_training_set_reading_and_never_call_the_cap_th
     assert "capped:" in capped.numbers
 
 
+def test_raw_scale_rows_reach_the_chapter5_claims_under_the_scales_reading():
+    # table P1 as the workflow writes it with chapter5.prediction.scales.raw = [original]: every row standardised,
+    # and the original representation once more on raw scales, far below (as on raw scales it is)
+    std = p1(75, 60, 70, 71, 72)["table_P1"].assign(scales="standardised")
+    raw = std[std["approach"] == "original"].assign(scales="raw", accuracy_mean=40.0)
+    tables = {"table_P1": pd.concat([std, raw], ignore_index=True)}
+    scales = C.READINGS["scales"]
+    # standardised: the raw rows are never seen
+    seen = scales.apply("standardised", tables)["table_P1"]
+    assert (seen["scales"] == "standardised").all() and len(seen) == len(std)
+    # raw: the original rows are the raw ones, the learned-feature rows stay (made on standardised scales only)
+    seen = scales.apply("raw", tables)["table_P1"]
+    assert len(seen) == len(std)
+    assert (seen.loc[seen["approach"] == "original", "accuracy_mean"] == 40.0).all()
+    assert set(seen.loc[seen["approach"] != "original", "scales"]) == {"standardised"}
+    # figure 5.5 (standardised only) is left out under raw scales, kept under standardised ones
+    with_lc = {**tables, **learning_curve([0.5, 0.6, 0.7], [0.6, 0.7, 0.8])}
+    assert "fig5_5" not in scales.apply("raw", with_lc) and "fig5_5" in scales.apply("standardised", with_lc)
+    # the claims read them: the learned rows beat a raw original, not a standardised one
+    a = BY_ID["learned_representation_beats_original"].assess(with_lc)
+    got = dict((f"{r}={o}", v.verdict) for (r, o), v in a.by_reading)
+    assert a.headline.verdict == FAILS
+    assert got["scales=standardised"] == FAILS and got["scales=raw"] == HOLDS and a.robust == "no"
+    assert "original 40.0" in BY_ID["learned_representation_beats_original"].evaluate(with_lc, {"scales": "raw"}).numbers
+    # every chapter-5 claim on table P1 is evaluated under raw scales
+    for c in CLAIMS:
+        if "scales" in c.readings:
+            assert c.evaluate(tables, {"scales": "raw"}).verdict != NOT_EVALUATED, c.id
+    # a run without raw rows: raw scales not evaluated, saying why
+    v = BY_ID["learned_representation_beats_original"].evaluate({"table_P1": std}, {"scales": "raw"})
+    assert v.verdict == NOT_EVALUATED and "no rows with scales = raw" in v.numbers
+
+
 def test_the_learning_curve_groups_a_step_whose_size_differs_by_fold():
     # the largest balanced size is every training positive: 1899 windows in one fold, 1900 in the other
     rows = [{"representation": rep, "fold": fold, "accuracy": acc, "max_train_per_class": k,

@@ -510,6 +510,60 @@ def test_table_p1_by_protocol_and_cv():
     assert w.loc[0, "all positives + more negatives (weighted), random CV"] == "60.00 ± 10.00 (3)"
 
 
+def test_table_p1_rows_on_raw_scales_beside_the_standardised_ones():
+    from fscompbio.cleavage import choose_model
+    from fscompbio.plots.cleavage import plot_fig5_3, table_P1, table_P1_wide
+
+    recs = [{"approach": "original", "protocol": "adequate", "cv": cv, "accuracy": a}
+            for cv, a in (("random", 0.7), ("random", 0.8), ("homology", 0.6))]
+    recs += [{"approach": "pwm_prior", "protocol": "adequate", "cv": "homology", "accuracy": 0.65}]
+    # a record on raw scales says so (the workflow's ch5_predict_raw); a standardised one has no key
+    recs += [{"approach": "original", "protocol": "adequate", "cv": cv, "scales": "raw", "accuracy": a}
+             for cv, a in (("random", 0.4), ("random", 0.5), ("homology", 0.9))]
+    t = table_P1(recs)
+    assert list(zip(t["approach"], t["cv"], t["scales"])) == [
+        ("original", "random", "standardised"), ("original", "random", "raw"), ("original", "homology", "standardised"),
+        ("original", "homology", "raw"), ("pwm_prior", "homology", "standardised")]
+    assert t.loc[1, "accuracy_mean"] == pytest.approx(45.0) and t.loc[0, "accuracy_mean"] == pytest.approx(75.0)
+    # without any raw record: the table a standardised-only run always wrote (no scales column)
+    assert "scales" not in table_P1(recs[:4]).columns
+    w = table_P1_wide(t)
+    assert list(w["method"]) == ["Original Representation", "Original Representation (raw scales)",
+                                 w["method"].iloc[2]] and "raw" not in w["method"].iloc[2]
+    assert w.loc[1, "all positives + more negatives (weighted), random CV"] == "45.00 ± 7.07 (2)"
+    # the saved model encodes by standardised scales: a raw row, even the best, is never chosen
+    choice = choose_model(t)
+    assert (choice["approach"], choice["homology_cv_accuracy_mean"]) == ("pwm_prior", 65.0)
+    assert choice["random_cv_accuracy_mean"] is None
+    assert choose_model(t, approach="original")["random_cv_accuracy_mean"] == pytest.approx(75.0)
+    # the raw cells' SVM sees the published values: it scales no column itself
+    assert make_approach("original", {"svm": {"standardize": False}}).standardize is False
+    assert make_approach("original").standardize is True
+    fig = plot_fig5_3(t)
+    labels = [tick.get_text() for tick in fig.axes[0].get_xticklabels()]
+    assert len(labels) == 3 and labels[1].endswith("(raw scales)") and "raw" not in labels[0] + labels[2]
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_an_svm_that_scales_its_columns_cannot_tell_raw_scales_from_standardised_ones():
+    # standardising a scale over the residues is an affine map of each column, which the SVM's own scaling over
+    # the training windows undoes: raw cells must switch it off to differ (ch5_predict_raw)
+    from fscompbio.prediction import GaussianSVC
+    from fscompbio.sequences import STANDARD_RESIDUES, encode_windows
+
+    rng = np.random.default_rng(0)
+    windows = ["".join(rng.choice(list(STANDARD_RESIDUES), 12)) for _ in range(80)]
+    y = np.r_[np.ones(40), -np.ones(40)]
+    std, raw = encode_windows(windows), encode_windows(windows, scaling="raw")
+    f_std = GaussianSVC(random_state=0).fit(std, y).decision_function(std)
+    f_raw = GaussianSVC(random_state=0).fit(raw, y).decision_function(raw)
+    np.testing.assert_allclose(f_raw, f_std, atol=1e-6)
+    f_unscaled = GaussianSVC(standardize=False, random_state=0).fit(raw, y).decision_function(raw)
+    assert np.max(np.abs(f_unscaled - f_std)) > 0.1
+
+
 def test_canonical_dot_is_independent_of_line_order():
     from fscompbio.plots.rule_graph import canonical_dot
 
@@ -668,6 +722,11 @@ def test_one_list_of_approaches():
     for config in ("config.yaml", "config/thesis.yaml"):
         pred = yaml.safe_load((repo / config).read_text())["chapter5"]["prediction"]
         assert "approaches" not in pred or set(pred["approaches"]) <= set(rows)
+        assert set((pred.get("scales") or {}).get("raw") or []) <= set(rows)
+    # the approaches that may run on raw scales: the Gaussian SVMs on the scale values (make_approach's _svm)
+    raw = schema["properties"]["prediction"]["properties"]["scales"]["properties"]["raw"]["items"]["enum"]
+    assert set(raw) <= set(rows) and all(APPROACH_REPRESENTATION[a].startswith("scales") for a in raw)
+    assert "randsel_mkl_original" not in raw
 
 
 def _pwm_model():

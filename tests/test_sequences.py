@@ -274,6 +274,31 @@ def test_encoding_by_hand():
     np.testing.assert_allclose(allres.std(0), 1, atol=1e-12)
 
 
+def test_raw_encoding_is_the_published_table():
+    scales = load_aa_scales(SCALES)
+    # the first window of the table's residues, in the file's own text: A R N D ... (the scale's published values)
+    rows = {r["scale_id"]: r for r in pd.read_csv(SCALES).to_dict("records")}
+    window = "MKWVTFISLLLL"
+    X = encode_windows([window], SCALES, scaling="raw").reshape(12, 54)
+    for p, aa in enumerate(window):
+        np.testing.assert_array_equal(X[p], [rows[s][aa] for s in scales.index])
+    # Kyte & Doolittle hydropathy of M, K, W as published (1982): 1.9, -3.9, -0.9
+    k = list(scales.index).index("hphob_kyte_doolittle")
+    np.testing.assert_allclose(X[:3, k], [1.9, -3.9, -0.9])
+    # the default and an explicit "standardised" are the same encoding, the raw one standardised per scale
+    Z = encode_windows([window], SCALES)
+    np.testing.assert_array_equal(Z, encode_windows([window], SCALES, scaling="standardised"))
+    vals = scales[list(STANDARD_RESIDUES)].to_numpy(float)
+    mean, sd = vals.mean(1), vals.std(1)
+    np.testing.assert_allclose(Z.reshape(12, 54), (X - mean) / sd, atol=1e-12)
+
+
+@pytest.mark.parametrize("bad", ["Raw", "z-score", None, 1])
+def test_an_unknown_scaling_names_the_allowed_ones(bad):
+    with pytest.raises(ValueError, match=r"scaling must be one of 'standardised', 'raw'; got "):
+        encode_windows(["AAAAAAAAAAAA"], scaling=bad)
+
+
 def test_encoding_errors_name_the_window():
     with pytest.raises(ValueError, match=r"window 1 \('AAXAAAAAAAAA'\) has non-standard residue 'X' at position 2"):
         encode_windows(["AAAAAAAAAAAA", "AAXAAAAAAAAA"])

@@ -71,7 +71,7 @@ REPORT_DIR = "figures"
 #: the merged config of the archived run, in the archive
 ARCHIVE_CONFIG = "config.yaml"
 #: data preparation, seconds per job: recomputed by ``redraw`` when a drawing rule needs it, never archived
-RECOMPUTED_RULES = frozenset({"dataset", "ch5_windows", "ch5_encode", "ch5_homology"})
+RECOMPUTED_RULES = frozenset({"dataset", "ch5_windows", "ch5_encode", "ch5_encode_raw", "ch5_homology"})
 #: rules that record the run itself (the software it used): archived whole, their report files included, so
 #: that the redrawn report shows the run's environment, not the one that redraws it
 RUN_RECORD_RULES = frozenset({"environment"})

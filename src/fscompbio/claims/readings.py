@@ -118,7 +118,33 @@ def _column_option(column, option, made, what):
 
 
 def _scales(option, tables):
-    return _column_option("scales", option, "standardised", "scales")(tables)
+    """Table P1's rows on ``option``'s scales (its ``scales`` column; a table without one was made on standardised
+    scales only). Under raw scales, an approach the run made on standardised scales only (those on sparse
+    filtering's features, fitted on the standardised scales) keeps its standardised rows: the reading concerns
+    the original representation (chapter5.prediction.scales.raw), and the claims compare it with them. Figure
+    5.5 (standardised only) is left out under raw scales; with no raw row in table P1 the option is not
+    evaluable."""
+    out = dict(tables)
+    if "table_P1" in tables:
+        t = tables["table_P1"]
+        scales = t["scales"] if "scales" in t.columns else pd.Series("standardised", index=t.index)
+        mine = scales == option
+        if not mine.any():
+            raise NotEvaluable(f"table_P1: no rows with scales = {option} in this run"
+                               + (" (chapter5.prediction.scales.raw lists no approach)" if option == "raw" else ""))
+        if option != "standardised":
+            mine |= (scales == "standardised") & ~t["approach"].isin(set(t.loc[mine, "approach"]))
+        out["table_P1"] = t[mine]
+    if "fig5_5" in tables:
+        c = tables["fig5_5"]
+        made = c["scales"] == option if "scales" in c.columns else pd.Series(option == "standardised", index=c.index)
+        if made.any():
+            out["fig5_5"] = c[made]
+        elif "table_P1" in out:
+            del out["fig5_5"]  # the learning curve was not made on these scales
+        else:
+            raise NotEvaluable(f"fig5_5: no rows with scales = {option} in this run")
+    return out
 
 
 def _sf_fit(option, tables):
@@ -170,7 +196,11 @@ READINGS: dict[str, Reading] = {r.id: r for r in (
         "the randSel paper, section 6.3: \"the raw physicochemical properties\"; thesis 5.4.1 lists the 54 "
         "scales without saying how they are scaled",
         {"standardised": "each scale standardised over the 20 residues (mean 0, sd 1)",
-         "raw": "each scale's values as published"},
+         "raw": "each scale's values as published, reaching the Gaussian SVM's kernel unscaled (scaling the "
+                "columns over the training windows instead would give back the standardised rows), for the "
+                "approaches the run made on raw scales (chapter5.prediction.scales.raw: the original "
+                "representation); the rows on sparse filtering's features stay on the standardised scales it "
+                "was fitted on"},
         "standardised", _scales),
     Reading(
         "sf_fit", "the windows sparse filtering is fitted on in chapter 5",

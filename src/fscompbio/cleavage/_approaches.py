@@ -140,6 +140,7 @@ def _svm(params, *, class_weight="balanced"):
         gamma_multipliers=p.get("gamma_multipliers"),
         cv=int(p.get("cv", 3)),
         tune_max_samples=int(p.get("tune_max_samples", 3000)),
+        standardize=bool(p.get("standardize", True)),
     )
 
 
@@ -168,8 +169,10 @@ def make_approach(name, params=None):
         matrix, no position prior).
         The input of each is :data:`APPROACH_REPRESENTATION`.
     params : dict, default=None
-        ``svm`` (``C``, ``gamma``, and the inner-CV grid ``Cs``,
-        ``gamma_multipliers``, ``cv``, ``tune_max_samples`` of
+        ``svm`` (``C``, ``gamma``, the inner-CV grid ``Cs``,
+        ``gamma_multipliers``, ``cv``, ``tune_max_samples``, and
+        ``standardize`` (default ``True``: every column scaled over the
+        training windows; ``False`` for scale values as published) of
         :class:`~fscompbio.prediction.GaussianSVC`), ``stability``, ``rfe``,
         ``randsel`` (keyword arguments of the selectors), ``rfe_size`` and
         ``randsel_size`` (``"validate"``, the default: the nested set of best

@@ -91,7 +91,10 @@ def choose_model(table, *, approach="best", protocol="best"):
     ----------
     table : pandas.DataFrame
         Table P1 (``approach``, ``protocol``, ``cv``, ``accuracy_mean``,
-        ``accuracy_sd``, ``n_folds``), one row per cell.
+        ``accuracy_sd``, ``n_folds``), one row per cell. Rows whose
+        ``scales`` column is not ``"standardised"`` (cells on raw scales) are
+        not candidates: the saved model encodes windows by the standardised
+        scales.
     approach, protocol : str, default="best"
         Restrict the candidates to one approach / protocol (``"best"``: any).
 
@@ -103,6 +106,8 @@ def choose_model(table, *, approach="best", protocol="best"):
         table has no random-CV cell for it), ``cv_n_folds``. Ties go to the
         approach first by name.
     """
+    if "scales" in table.columns:
+        table = table[table["scales"] == "standardised"]
     candidates = table[table["cv"] == "homology"]
     if approach != "best":
         candidates = candidates[candidates["approach"] == approach]

@@ -31,6 +31,21 @@ PAPER_CITATION = "Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013), Principled
 #: accuracy of the original representation (neither text states a cap), not a protocol the paper states
 _PROTOCOL_LABELS = {"paper": "capped per class (our hypothesis)", "adequate": "all positives + more negatives (weighted)"}
 _CV_LABELS = {"random": "random CV", "homology": "homology-aware CV"}
+#: the scalings of the 54 scales (fscompbio.sequences.SCALINGS), in table order; a row on raw scales is marked
+_SCALES_ORDER = ["standardised", "raw"]
+_SCALES_SUFFIX = {"raw": " (raw scales)"}
+
+
+def _scales_of(table):
+    """Table P1's ``scales`` column (a table of an older run, without one: every row standardised)."""
+    return table["scales"] if "scales" in table.columns else pd.Series("standardised", index=table.index)
+
+
+def _row_keys(table):
+    """The (approach, scales) rows of table P1, approaches in :data:`TABLE_ROWS` order, standardised first."""
+    scales = _scales_of(table)
+    return [(a, sc) for a in _order(table["approach"], TABLE_ROWS) for sc in _order(scales, _SCALES_ORDER)
+            if ((table["approach"] == a) & (scales == sc)).any()]
 
 
 def _order(values, first):
@@ -45,14 +60,16 @@ def table_P1(records):
     ----------
     records : iterable of dict
         One per fold: ``approach``, ``protocol``, ``cv``, ``accuracy`` (in
-        ``[0, 1]``), and optionally ``n_features``, ``C``, ``gamma``.
+        ``[0, 1]``), and optionally ``scales`` (``"standardised"``, the
+        default, or ``"raw"``), ``n_features``, ``C``, ``gamma``.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (approach, protocol, cv), approaches in :data:`TABLE_ROWS`
-        order: ``approach``, ``method``, ``protocol``, ``cv``,
-        ``accuracy_mean``, ``accuracy_sd`` (percent, sample sd over folds),
+        One row per (approach, protocol, cv, scales), approaches in
+        :data:`TABLE_ROWS` order: ``approach``, ``method``, ``protocol``,
+        ``cv``, ``scales`` (only when some record is on raw scales; every
+        row is on standardised scales otherwise), ``accuracy_mean``, ``accuracy_sd`` (percent, sample sd over folds),
         ``n_folds``, ``paper_mean``, ``paper_sd`` (NaN for rows the paper does
         not have), ``mean_features``, ``median_C``, ``median_gamma``.
     """
@@ -62,11 +79,14 @@ def table_P1(records):
     for col in ("n_features", "C", "gamma"):
         if col not in df:
             df[col] = np.nan
+    df["scales"] = df["scales"].fillna("standardised") if "scales" in df else "standardised"
     rows = []
     for approach in _order(df["approach"], TABLE_ROWS):
         for protocol in _order(df["protocol"], ["paper", "adequate"]):
-            for cv in _order(df["cv"], ["random", "homology"]):
-                part = df[(df["approach"] == approach) & (df["protocol"] == protocol) & (df["cv"] == cv)]
+            for cv, scales in [(c, sc) for c in _order(df["cv"], ["random", "homology"])
+                               for sc in _order(df["scales"], _SCALES_ORDER)]:
+                part = df[(df["approach"] == approach) & (df["protocol"] == protocol) & (df["cv"] == cv)
+                          & (df["scales"] == scales)]
                 if part.empty:
                     continue
                 acc = 100.0 * part["accuracy"].to_numpy(dtype=float)
@@ -77,6 +97,7 @@ def table_P1(records):
                     "method": APPROACH_LABELS.get(approach, approach),
                     "protocol": protocol,
                     "cv": cv,
+                    "scales": scales,
                     "accuracy_mean": round(float(acc.mean()), 2),
                     "accuracy_sd": round(float(acc.std(ddof=1)), 2) if acc.size > 1 else 0.0,
                     "n_folds": int(acc.size),
@@ -86,7 +107,9 @@ def table_P1(records):
                     "median_C": float(pd.to_numeric(part["C"], errors="coerce").median()),
                     "median_gamma": float(pd.to_numeric(part["gamma"], errors="coerce").median()),
                 })
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    # a run on standardised scales only writes the table it always did (no ``scales`` column)
+    return out if (df["scales"] == "raw").any() else out.drop(columns="scales")
 
 
 def table_P1_wide(table):
@@ -100,16 +123,19 @@ def table_P1_wide(table):
     Returns
     -------
     pandas.DataFrame
-        ``method``, one column per (protocol, cv) present, ``features`` (mean
-        number used, adequate protocol, random CV) and the paper's ``mean ± sd``.
+        ``method`` (a row on raw scales marked "(raw scales)", below the
+        approach's standardised row), one column per (protocol, cv) present,
+        ``features`` (mean number used, adequate protocol, random CV) and the
+        paper's ``mean ± sd``.
     """
     out = []
     cols = [(p, c) for c in _order(table["cv"], ["random", "homology"])
             for p in _order(table["protocol"], ["paper", "adequate"])
             if ((table["protocol"] == p) & (table["cv"] == c)).any()]
-    for approach in _order(table["approach"], TABLE_ROWS):
-        part = table[table["approach"] == approach]
-        row = {"method": APPROACH_LABELS.get(approach, approach)}
+    scales_col = _scales_of(table)
+    for approach, scales in _row_keys(table):
+        part = table[(table["approach"] == approach) & (scales_col == scales)]
+        row = {"method": APPROACH_LABELS.get(approach, approach) + _SCALES_SUFFIX.get(scales, "")}
         for p, c in cols:
             cell = part[(part["protocol"] == p) & (part["cv"] == c)]
             row[f"{_PROTOCOL_LABELS.get(p, p)}, {_CV_LABELS.get(c, c)}"] = (
@@ -129,7 +155,8 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
     Parameters
     ----------
     table : pandas.DataFrame
-        Output of :func:`table_P1`.
+        Output of :func:`table_P1`; an approach also run on raw scales gets a
+        second group of bars, labelled "(raw scales)".
     chance : float, default=None
         Accuracy (percent) of a random ranking of the windows (1/39), drawn dotted.
     config_label : str, default=""
@@ -140,20 +167,21 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
     matplotlib.figure.Figure
     """
     apply_style()
-    approaches = _order(table["approach"], TABLE_ROWS)
+    rows = _row_keys(table)  # (approach, scales): a row on raw scales is an extra labelled bar group
+    scales_col = _scales_of(table)
     series = [(p, c) for c in _order(table["cv"], ["random", "homology"])
               for p in _order(table["protocol"], ["paper", "adequate"])
               if ((table["protocol"] == p) & (table["cv"] == c)).any()]
     n_bars = len(series) + 1
     # about an inch per approach, so that two-line labels of neighbouring approaches do not run together
-    fig, ax = plt.subplots(figsize=(max(10.0, 0.95 * len(approaches)), 4.6))
-    x = np.arange(len(approaches))
+    fig, ax = plt.subplots(figsize=(max(10.0, 0.95 * len(rows)), 4.6))
+    x = np.arange(len(rows))
     w = 0.8 / n_bars
     colours = [PALETTE[0], PALETTE[4], PALETTE[2], PALETTE[3]]
     for k, (p, c) in enumerate(series):
         means, sds = [], []
-        for a in approaches:
-            cell = table[(table["approach"] == a) & (table["protocol"] == p) & (table["cv"] == c)]
+        for a, sc in rows:
+            cell = table[(table["approach"] == a) & (scales_col == sc) & (table["protocol"] == p) & (table["cv"] == c)]
             means.append(cell["accuracy_mean"].iloc[0] if len(cell) else np.nan)
             sds.append(cell["accuracy_sd"].iloc[0] if len(cell) else np.nan)
         counts = table[(table["protocol"] == p) & (table["cv"] == c)]["n_folds"]
@@ -161,12 +189,13 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
         ax.bar(x - 0.4 + w * (k + 0.5), means, w, yerr=sds, capsize=2, color=colours[k % len(colours)],
                hatch="//" if c == "homology" else None, edgecolor="white", linewidth=0.3,
                label=f"{_PROTOCOL_LABELS.get(p, p)}, {_CV_LABELS.get(c, c)} ({nf} folds)")
-    paper = [PAPER_TABLE1.get(a, (np.nan, np.nan)) for a in approaches]
+    paper = [PAPER_TABLE1.get(a, (np.nan, np.nan)) for a, _ in rows]
     ax.bar(x - 0.4 + w * (len(series) + 0.5), [m for m, _ in paper], w, yerr=[s for _, s in paper], capsize=2,
            color=PALETTE[1], label="Athanasakis et al. (2013), table 1 (PrediSi)")
     if chance is not None:
         ax.axhline(chance, color="0.4", ls=":", lw=1, label=f"chance ({chance:.1f}%)")
-    ax.set_xticks(x, [APPROACH_SHORT_LABELS.get(a, a) for a in approaches], fontsize=8)
+    ax.set_xticks(x, [APPROACH_SHORT_LABELS.get(a, a) + ("\n(raw scales)" if sc == "raw" else "") for a, sc in rows],
+                  fontsize=8)
     ax.set_ylabel("sequences with the cleavage window ranked first (%)")
     ax.set_ylim(0, 100)
     ax.legend(frameon=False, loc="upper left", ncol=2, fontsize=8)

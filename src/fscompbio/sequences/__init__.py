@@ -3,7 +3,7 @@
 >>> from fscompbio.sequences import read_signal_peptides, cleavage_windows, encode_windows
 """
 
-from ._encoding import encode_windows, encoding_feature_names, load_aa_scales, one_hot_windows, residue_codes
+from ._encoding import SCALINGS, encode_windows, encoding_feature_names, load_aa_scales, one_hot_windows, residue_codes
 from ._fasta import (
     NUCLEOTIDE_LETTERS,
     STANDARD_RESIDUES,
@@ -26,6 +26,7 @@ __all__ = [
     "window_positions",
     "candidate_windows",
     "load_aa_scales",
+    "SCALINGS",
     "encode_windows",
     "encoding_feature_names",
     "residue_codes",

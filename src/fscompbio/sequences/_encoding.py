@@ -11,9 +11,13 @@ import pandas as pd
 from ._fasta import STANDARD_RESIDUES
 from ._windows import window_positions
 
-__all__ = ["load_aa_scales", "encode_windows", "encoding_feature_names", "residue_codes", "one_hot_windows"]
+__all__ = ["SCALINGS", "load_aa_scales", "encode_windows", "encoding_feature_names", "residue_codes", "one_hot_windows"]
 
 _META_COLUMNS = ("scale_id", "name", "reference", "source")
+
+#: how :func:`encode_windows` scales the values of each scale: standardised over the 20 residues (mean 0,
+#: population sd 1) or raw, as published
+SCALINGS = ("standardised", "raw")
 
 
 def load_aa_scales(path=None):
@@ -66,20 +70,28 @@ def load_aa_scales(path=None):
     return pd.concat([table[meta], values], axis=1)
 
 
-def _standardised_lookup(scales):
-    """A (256, n_scales) table: byte code of a residue -> standardised scales.
+def _check_scaling(scaling):
+    if not isinstance(scaling, str) or scaling not in SCALINGS:
+        raise ValueError(f"scaling must be one of {', '.join(map(repr, SCALINGS))}; got {scaling!r}")
 
-    Rows of non-residue bytes are NaN. Each scale is standardised over the 20
-    residues to mean 0 and population standard deviation 1.
+
+def _scale_lookup(scales, scaling="standardised"):
+    """A (256, n_scales) table: byte code of a residue -> its value on every scale.
+
+    Rows of non-residue bytes are NaN. With ``scaling="standardised"`` each
+    scale is standardised over the 20 residues to mean 0 and population
+    standard deviation 1; with ``"raw"`` the values are the table's own.
     """
+    _check_scaling(scaling)
     values = scales[list(STANDARD_RESIDUES)].to_numpy(np.float64)  # (n_scales, 20)
-    sd = values.std(axis=1, keepdims=True)
-    flat = np.flatnonzero(sd[:, 0] == 0)
-    if flat.size:
-        raise ValueError(f"scale(s) {list(scales.index[flat])} are constant over the 20 residues")
-    z = (values - values.mean(axis=1, keepdims=True)) / sd
+    if scaling == "standardised":
+        sd = values.std(axis=1, keepdims=True)
+        flat = np.flatnonzero(sd[:, 0] == 0)
+        if flat.size:
+            raise ValueError(f"scale(s) {list(scales.index[flat])} are constant over the 20 residues")
+        values = (values - values.mean(axis=1, keepdims=True)) / sd
     lookup = np.full((256, values.shape[0]), np.nan)
-    lookup[np.frombuffer(STANDARD_RESIDUES.encode("ascii"), dtype=np.uint8)] = z.T
+    lookup[np.frombuffer(STANDARD_RESIDUES.encode("ascii"), dtype=np.uint8)] = values.T
     return lookup
 
 
@@ -93,8 +105,8 @@ def _as_window_array(windows):
     return np.asarray(list(windows), dtype=str)
 
 
-def encode_windows(windows, scales=None):
-    """Encode each residue of each window by the standardised amino-acid scales.
+def encode_windows(windows, scales=None, *, scaling="standardised"):
+    """Encode each residue of each window by the amino-acid scales, standardised or raw.
 
     Parameters
     ----------
@@ -104,6 +116,11 @@ def encode_windows(windows, scales=None):
     scales : pandas.DataFrame, str, path-like or None, default=None
         The scale table (:func:`load_aa_scales` output) or a path to one;
         ``None`` loads the shipped 54-scale table.
+    scaling : {"standardised", "raw"}, default="standardised"
+        ``"standardised"``: each scale standardised over the 20 standard
+        residues; ``"raw"``: each scale's values as published (the table's
+        own numbers), the reading of "the raw physicochemical properties" of
+        Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013), section 6.3.
 
     Returns
     -------
@@ -112,11 +129,21 @@ def encode_windows(windows, scales=None):
         ``p`` of the window (see :func:`encoding_feature_names`). For 12-residue
         windows and 54 scales, 648 columns (thesis 5.4.1).
 
+    Raises
+    ------
+    ValueError
+        If ``scaling`` is not one of :data:`SCALINGS`, windows differ in
+        length or hold a non-standard residue, or (standardised) a scale is
+        constant over the 20 residues.
+
     Notes
     -----
-    Each scale is standardised over the 20 standard residues (mean 0,
-    population standard deviation 1) so that scales of very different units
-    (molecular weight, propensities) weigh equally in distances.
+    Standardised (the default), each scale has mean 0 and population standard
+    deviation 1 over the 20 standard residues, so that scales of very
+    different units (molecular weight, propensities) weigh equally in
+    distances. The thesis (Athanasakis 2014, section 5.4.1) lists the 54
+    scales without saying how they are scaled; raw, the scales of large
+    units dominate a Gaussian kernel's distances.
 
     Examples
     --------
@@ -124,9 +151,10 @@ def encode_windows(windows, scales=None):
     >>> X.shape
     (2, 648)
     """
+    _check_scaling(scaling)
     if scales is None or isinstance(scales, (str, Path)):
         scales = load_aa_scales(scales)
-    lookup = _standardised_lookup(scales)
+    lookup = _scale_lookup(scales, scaling)
     arr = _as_window_array(windows)
     n_scales = lookup.shape[1]
     if arr.size == 0:
