@@ -186,37 +186,39 @@ rule ch5_predict:
 
 # table P1's cells on raw scales (chapter5.prediction.scales.raw): the approaches of the 648 scale values on the
 # windows encoded by each scale's published values, with the grouping, settings and seeds of ch5_predict
-rule ch5_predict_raw:
-    input:
-        encoded="results/peptides/encoded_raw.npz",
-        homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
-    output:
-        npz=ch5_predict_outputs(".npz", CH5_RAW_PREDICT_STEM),
-        json=ch5_predict_outputs(".json", CH5_RAW_PREDICT_STEM),
-        timing=ch5_predict_outputs(".timing.json", CH5_RAW_PREDICT_STEM),
-    log:
-        f"logs/chapter5/predict_raw/{CH5_PREDICT_JOB}.log",
-    benchmark:
-        f"benchmarks/chapter5/predict_raw/{CH5_PREDICT_JOB}.tsv"
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=mem_of("ch5_predict"),
-        runtime=runtime_of("ch5_predict"),
-    params:
-        approach=lambda wc: wc.approach,
-        cv=lambda wc: wc.cv,
-        scales="raw",
-        # the published values reach the Gaussian kernel: the SVM's own scaling of every column over the training
-        # windows is an affine map per column, like the standardisation over the residues, and would give back
-        # the standardised cells exactly (the quick config's 12 original cells, measured 2026-11-26)
-        approach_params=CH5_RAW_APPROACH_PARAMS,
-        n_folds=CH5_PRED["n_folds"],
-        folds_seed=lambda wc: CH5_SPLITS[wc.cv][1],
-        cells=ch5_predict_raw_cells,
-    script:
-        "../scripts/evaluate_cleavage_fold.py"
+if CH5_RAW_APPROACHES:
+
+    rule ch5_predict_raw:
+        input:
+            encoded="results/peptides/encoded_raw.npz",
+            homology=lambda wc: ("results/peptides/homology.npz" if wc.cv == "homology" else []),
+        output:
+            npz=ch5_predict_outputs(".npz", CH5_RAW_PREDICT_STEM),
+            json=ch5_predict_outputs(".json", CH5_RAW_PREDICT_STEM),
+            timing=ch5_predict_outputs(".timing.json", CH5_RAW_PREDICT_STEM),
+        log:
+            f"logs/chapter5/predict_raw/{CH5_PREDICT_JOB}.log",
+        benchmark:
+            f"benchmarks/chapter5/predict_raw/{CH5_PREDICT_JOB}.tsv"
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("ch5_predict"),
+            runtime=runtime_of("ch5_predict"),
+        params:
+            approach=lambda wc: wc.approach,
+            cv=lambda wc: wc.cv,
+            scales="raw",
+            # the published values reach the Gaussian kernel: the SVM's own scaling of every column over the training
+            # windows is an affine map per column, like the standardisation over the residues, and would give back
+            # the standardised cells exactly (the quick config's 12 original cells, measured 2026-11-26)
+            approach_params=CH5_RAW_APPROACH_PARAMS,
+            n_folds=CH5_PRED["n_folds"],
+            folds_seed=lambda wc: CH5_SPLITS[wc.cv][1],
+            cells=ch5_predict_raw_cells,
+        script:
+            "../scripts/evaluate_cleavage_fold.py"
 
 
 # the in-fold sparse filters table P1 used (their sizes are printed under it)

@@ -64,27 +64,29 @@ rule ch5_encode:
 
 # the windows by each scale's values as published, not standardised (the randSel paper's "raw physicochemical
 # properties"): the input of table P1's cells on raw scales (rules/chapter5.smk, ch5_predict_raw)
-rule ch5_encode_raw:
-    input:
-        windows="results/peptides/windows.csv",
-        json="results/peptides/windows.json",
-        scales=repo_path(CH5_DATA["scales"]),
-    output:
-        "results/peptides/encoded_raw.npz",
-    log:
-        "logs/peptides/encode_raw.log",
-    benchmark:
-        "benchmarks/peptides/encode_raw.tsv"
-    conda:
-        "../envs/study.yaml"
-    threads: 1
-    resources:
-        mem_mb=mem_of("ch5_encode"),
-        runtime=runtime_of("ch5_encode"),
-    params:
-        scaling="raw",
-    script:
-        "../scripts/encode_windows.py"
+if (config["chapter5"]["prediction"].get("scales") or {}).get("raw"):
+
+    rule ch5_encode_raw:
+        input:
+            windows="results/peptides/windows.csv",
+            json="results/peptides/windows.json",
+            scales=repo_path(CH5_DATA["scales"]),
+        output:
+            "results/peptides/encoded_raw.npz",
+        log:
+            "logs/peptides/encode_raw.log",
+        benchmark:
+            "benchmarks/peptides/encode_raw.tsv"
+        conda:
+            "../envs/study.yaml"
+        threads: 1
+        resources:
+            mem_mb=mem_of("ch5_encode"),
+            runtime=runtime_of("ch5_encode"),
+        params:
+            scaling="raw",
+        script:
+            "../scripts/encode_windows.py"
 
 
 rule ch5_homology:
