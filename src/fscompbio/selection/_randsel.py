@@ -137,8 +137,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         alignment of a Gaussian kernel sees ``gamma`` times the spread of the
         distances only, not their level), and the plus-subsets' squared width
         is ``(h + 1) / h`` of it, as with ``"subset_size"``; 0.5 of the spread
-        is 0.22 of the median on 100 independent features, narrower than 0.22
-        of the median on fewer or redundant ones. ``"subset_size"``: ``sigma``
+        is 0.22 of the median on 100 independent features, and wider than
+        0.22 of the median on fewer or redundant ones, where that kernel is
+        nearly the identity. ``"subset_size"``: ``sigma``
         is ``width`` times the minus-subsets' median distance and the squared
         width of a subset grows with its size (the plus-subsets, one feature
         larger, have ``(h + 1) / h`` the squared width of the minus-subsets of
@@ -403,8 +404,8 @@ class RandSel(SelectorMixin, BaseEstimator):
 
     Deviations from the thesis: subsets come as partitions (the thesis draws
     the two sizes independently; the distributions of each are the same);
-    ``batch_size`` partitions share a subsample; the width relative to the
-    subset's size; the defaults above; culling by evidence; the HSIC1
+    ``batch_size`` partitions share a subsample; the width from the spread
+    of the distances and relative to the subset's size; the defaults above; culling by evidence; the HSIC1
     alignment; the error-controlled ``selected_``; the screens.
 
     References

@@ -276,9 +276,15 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     whose mean is ``c_j`` (thesis definition 4.2.1); ``c_j`` is estimated by the
     mean of these draws. Partitions come in batches that share one subsample.
 
-    ``width_scale="subset_size"`` gives a subset of ``k`` features the squared
-    width ``k / h`` times that of the minus-subsets (``h`` features): the
-    plus-subsets' distances are scaled by ``h / (h + 1)``. With a grid of
+    The width of an iteration is ``width`` times the minus-subsets' median
+    distance (``"minus"``, ``"subset_size"``), or ``sigma^2 = width^2`` times
+    the interquartile range of their squared distances (``"spread"``);
+    ``width_scale="subset_size"`` and ``"spread"`` give a subset of ``k``
+    features the squared width ``k / h`` times that of the minus-subsets
+    (``h`` features): the plus-subsets' distances are scaled by
+    ``h / (h + 1)``. ``"subset_median"`` and ``"subset_spread"`` divide every
+    subset's distances by its own median or interquartile range (on
+    :data:`OWN_SCALE_PAIRS` pairs of the subsample). With a grid of
     widths, ``width_rule="alignment"`` keeps the width of largest mean
     alignment over the first batches; ``"evidence"`` evaluates every width on
     every batch and gives each feature its largest normal score over the grid,
