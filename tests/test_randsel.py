@@ -159,21 +159,23 @@ def test_xor_200d_targets_20_seeds():
 
 @pytest.mark.slow
 def test_weston_and_fake_class_targets_5_seeds():
-    """Seeds 0-4, defaults: nonlinear_weston top-10 10/10 in every seed, all 10 selected with <= 1 false
-    positive on average; nonlinear_weston_100 top-5 >= 4.6/5 on average; fake_class <= 1 selected on average."""
-    fp = []
+    """Seeds 0-4, defaults: nonlinear_weston top-10 10/10 in every seed, at least 9 of the 10 selected in
+    every seed and 49 of 50 in all, with <= 1 false positive on average; nonlinear_weston_100 top-5 >= 4.0/5
+    on average (4.6 with the median width; the spread's kernel is a little wider on its 50-feature halves);
+    fake_class <= 1 selected on average."""
+    fp, found = [], []
     for seed in range(5):
         X, y, rel = permuted("nonlinear_weston", seed)
         sel = RandSel(random_state=seed).fit(X, y)
         assert top(sel, 10) == set(rel.tolist()), seed
-        assert set(rel.tolist()) <= set(sel.selected_.tolist()), seed
+        found.append(len(set(rel.tolist()) & set(sel.selected_.tolist())))
         fp.append(len(set(sel.selected_.tolist()) - set(rel.tolist())))
-    assert np.mean(fp) <= 1, fp
+    assert min(found) >= 9 and sum(found) >= 49 and np.mean(fp) <= 1, (found, fp)
     hits = []
     for seed in range(5):
         X, y, rel = permuted("nonlinear_weston_100", seed)
         hits.append(len(top(RandSel(random_state=seed).fit(X, y), 5) & set(rel.tolist())))
-    assert np.mean(hits) >= 4.6, hits
+    assert np.mean(hits) >= 4.0, hits
     sizes = []
     for seed in range(5):
         X, y, _ = permuted("fake_class", seed)
@@ -194,7 +196,7 @@ def test_noise_contributions_not_positive_on_average():
     assert noise.mean() <= 2 * noise.std(ddof=1) / np.sqrt(noise.size)
     assert c[rel].min() > noise.max()
     assert np.all(c[rel] / se[rel] > 5)  # the relevant ones stand far above their standard errors
-    assert width == 0.22
+    assert width == 0.5
 
 
 # --- structure, fixing, batches, errors -----------------------------------------------------------
@@ -366,11 +368,98 @@ def test_breast_cancer_width_relative_to_subset_size():
 
     X, y = load_breast_cancer(return_X_y=True)
     Xs = StandardScaler().fit_transform(X)
-    c_old, *_ = expected_contributions(Xs, y, width_scale="minus", n_subsets=600, random_state=0)
-    c_new, se_new, *_ = expected_contributions(Xs, y, n_subsets=600, random_state=0)
+    old = dict(width=0.22, standardize=True)
+    c_old, *_ = expected_contributions(Xs, y, width_scale="minus", n_subsets=600, random_state=0, **old)
+    c_new, se_new, *_ = expected_contributions(Xs, y, width_scale="subset_size", n_subsets=600, random_state=0,
+                                               **old)
     assert c_old.max() < 0 and (c_new > 0).sum() >= 10 and (c_new / se_new).max() > 2
     sel = RandSel(random_state=0).fit(Xs, y)
     assert sel.selected_.size >= 1
     scores = cross_val_score(make_pipeline(StandardScaler(), RandSel(random_state=0), SVC()), X, y, cv=3,
                              error_score="raise")
     assert scores.mean() >= 0.9, scores
+
+
+@pytest.mark.slow
+def test_breast_cancer_selected_set_is_accurate():
+    """Breast cancer (569 x 30), RandSel() on the standardised data: selected_ holds at least 3 features and a
+    Gaussian SVM on them reaches >= 0.93 10-fold accuracy (0.916 on the 2 features of the median width; 0.975
+    on all 30); make_pipeline(StandardScaler(), RandSel(), SVC()) runs in cross_val_score."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    X, y = load_breast_cancer(return_X_y=True)
+    sel = RandSel(random_state=0).fit(StandardScaler().fit_transform(X), y)
+    assert sel.selected_.size >= 3, sel.selected_
+    cv = StratifiedKFold(10, shuffle=True, random_state=0)
+    acc = cross_val_score(make_pipeline(StandardScaler(), SVC()), X[:, sel.selected_], y, cv=cv).mean()
+    assert acc >= 0.93, (sel.selected_, acc)
+    pipe = cross_val_score(make_pipeline(StandardScaler(), RandSel(random_state=0), SVC()), X, y,
+                           cv=StratifiedKFold(3, shuffle=True, random_state=0), error_score="raise")
+    assert pipe.mean() >= 0.9, pipe
+
+
+def redundant_group(seed, k=5, n_noise=15, m=300):
+    """One relevant signal z (y = sign(z + noise)) seen through k copies with small noise, and n_noise
+    irrelevant features; columns permuted. Returns X, y and the group's columns."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=m)
+    y = np.where(z + 0.5 * rng.normal(size=m) > 0, 1, -1)
+    X = np.hstack([z[:, None] + 0.1 * rng.normal(size=(m, k)), rng.normal(size=(m, n_noise))])
+    perm = rng.permutation(X.shape[1])
+    return X[:, perm], y, np.flatnonzero(perm < k)
+
+
+def test_redundant_group_is_selected_whole():
+    """A relevant feature copied 5 times with small noise among 15 irrelevant ones (seeds 0-3): the width
+    from the distances' spread selects exactly the group in every seed; 0.22 of the median distance, nearly
+    the identity kernel on so few correlated features, misses members of the group in most seeds."""
+    old = dict(width_scale="subset_size", width=0.22, standardize=True)
+    new_exact, old_exact = 0, 0
+    for seed in range(4):
+        X, y, rel = redundant_group(seed)
+        new_exact += set(RandSel(random_state=seed).fit(X, y).selected_.tolist()) == set(rel.tolist())
+        old_exact += set(RandSel(random_state=seed, **old).fit(X, y).selected_.tolist()) == set(rel.tolist())
+    assert new_exact == 4 and old_exact <= 2, (new_exact, old_exact)
+
+
+def test_normal_scores_are_invariant_to_monotone_transforms():
+    """standardize="normal_scores": each column becomes standard-normal scores of its ranks, so a fit is
+    byte-identical after any strictly increasing transform of the features (here exp and a cube), and
+    a constant column becomes 0."""
+    X, y, _ = permuted("xor", 0, n_features=12)
+    Z = rs.normal_scores(X)
+    np.testing.assert_allclose(np.sort(Z, axis=0), np.sort(Z[:, :1], axis=0).repeat(12, axis=1))
+    assert abs(Z.mean()) < 1e-12 and Z.std() == pytest.approx(1.0, abs=0.02)
+    ns = dict(n_subsets=200, random_state=0, standardize="normal_scores")
+    a = RandSel(**ns).fit(X, y)
+    b = RandSel(**ns).fit(np.exp(X) ** 3 + 5.0, y)
+    assert np.array_equal(a.ranking_, b.ranking_)
+    assert np.array_equal(a.contributions_, b.contributions_, equal_nan=True)
+    np.testing.assert_array_equal(rs.normal_scores(np.ones((7, 2))), 0.0)
+
+
+def test_spread_width_matches_the_median_width_on_independent_halves():
+    """width_scale="spread" at 0.5 is, on 100 independent standard features, the kernel of 0.22 of the
+    median distance (within 10%), and on 15 strongly correlated features a wider one (the median rule's kernel
+    there is nearly the identity)."""
+    rng = np.random.default_rng(0)
+    layout = PairLayout(150)
+
+    def ratio(X):
+        M = np.ones((X.shape[1], 1))
+        spread = passes._spread_sq_distance(X, layout, M, np.random.RandomState(0))
+        median = passes._median_sq_distance(X, layout, M, np.random.RandomState(0))
+        return (0.5**2 * spread) / (0.22**2 * median)  # squared widths: spread rule over median rule
+
+    assert ratio(rng.normal(size=(150, 100))) == pytest.approx(1.0, rel=0.1)
+    z = rng.normal(size=(150, 1))
+    assert ratio(z + 0.3 * rng.normal(size=(150, 15))) > 3.0
+
+
+def test_archived_settings_keep_the_median_width_and_unit_variance():
+    """ARCHIVED_RANDSEL pins the settings of the archived runs, whatever the defaults."""
+    assert rs.ARCHIVED_RANDSEL == {"width_scale": "minus", "width": 0.22, "standardize": True, "screen_pairs": 0}

@@ -61,6 +61,9 @@ MAX_AUTO_PERMUTATIONS = 99
 #: batches (its standard errors, between batches, have twice the degrees of freedom of a screening iteration's)
 TEST_SUBSETS_FACTOR = 2
 TEST_BATCHES = 40
+#: width scales measured on every subset's own squared distances, and the pairs of a subsample they are measured on
+OWN_SCALES = ("subset_median", "subset_spread")
+OWN_SCALE_PAIRS = 2000
 
 
 def random_subset_masks(rng, n_features, size, n_subsets):
@@ -228,9 +231,15 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     whose mean is ``c_j`` (thesis definition 4.2.1); ``c_j`` is estimated by the
     mean of these draws. Partitions come in batches that share one subsample.
 
-    ``width_scale="subset_size"`` gives a subset of ``k`` features the squared
-    width ``k / h`` times that of the minus-subsets (``h`` features): the
-    plus-subsets' distances are scaled by ``h / (h + 1)``. With a grid of
+    The width of an iteration is ``width`` times the minus-subsets' median
+    distance (``"minus"``, ``"subset_size"``), or ``sigma^2 = width^2`` times
+    the interquartile range of their squared distances (``"spread"``);
+    ``width_scale="subset_size"`` and ``"spread"`` give a subset of ``k``
+    features the squared width ``k / h`` times that of the minus-subsets
+    (``h`` features): the plus-subsets' distances are scaled by
+    ``h / (h + 1)``. ``"subset_median"`` and ``"subset_spread"`` divide every
+    subset's distances by its own median or interquartile range (on
+    :data:`OWN_SCALE_PAIRS` pairs of the subsample). With a grid of
     widths, ``width_rule="alignment"`` keeps the width of largest mean
     alignment over the first batches; ``"evidence"`` evaluates every width on
     every batch and gives each feature its largest normal score over the grid,
@@ -283,16 +292,24 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         a_p = {g: np.empty(B) for g in widths_here}
         # memory: cap the partitions evaluated at once (a subsample of 2,000 has 2e6 pairs)
         step = max(1, int(BATCH_BUDGET // (layout.n_pairs * 4 * 6)))
-        if gammas is None:  # one width scale per iteration: the median distance of minus-subsets
+        own = width_scale in OWN_SCALES
+        if own:  # every subset its own scale (below): the width is a multiple of it
+            gammas = 1.0 / (2.0 * grid**2)
+            ref_rows = np.sort(rng.choice(layout.n_pairs, size=min(layout.n_pairs, OWN_SCALE_PAIRS), replace=False))
+        elif gammas is None and width_scale == "spread":  # one per iteration: the minus-subsets' spread
+            gammas = gamma_from_median_sq(grid, _spread_sq_distance(Xr, layout, Mm, rng))
+        elif gammas is None:  # one width scale per iteration: the median distance of minus-subsets
             gammas = gamma_from_median_sq(grid, _median_sq_distance(Xr, layout, Mm, rng))
         for c0 in range(0, B, step):
             sl = slice(c0, min(B, c0 + step))
             D2 = _sq_distances(Xr, layout, Mm[:, sl], extra[sl] if extra is not None else None, ws)
             k = D2.shape[1] // 2
-            if width_scale == "subset_size" and h > 0:
+            if width_scale in ("subset_size", "spread") and h > 0:
                 # the plus-subsets hold h + 1 features: their squared width is (h + 1) / h that of the
                 # minus-subsets, i.e. their distances are scaled by h / (h + 1) at the same gamma
                 D2[:, k:] *= np.float32(h / (h + 1))
+            elif own:
+                D2 /= _own_scales(D2[ref_rows], width_scale)
             for g in widths_here:
                 a = _kernel_alignments(D2, gammas[g], target, estimator, ws)
                 a_m[g][sl] = a[:k]
@@ -333,24 +350,48 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     return c, se, float(grid[top]), align_sum[top] / max(align_n, 1), z
 
 
+def _spread_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
+    """Interquartile range of the squared distances of the first (at most) ``n_sets`` minus-subsets of a
+    batch over (at most) ``n_pairs`` random pairs of its subsample (each subset's own, averaged)."""
+    q = np.percentile(_sampled_sq_distances(Xr, layout, Mm, rng, n_pairs, n_sets), [25.0, 75.0], axis=0)
+    iqr = float(np.mean(q[1] - q[0]))
+    return iqr if iqr > 0 else 1.0
+
+
+def _own_scales(d2_rows, width_scale):
+    """Each column's own scale of its squared distances (``d2_rows``: a random sample of pair rows):
+    ``"subset_median"`` their median, ``"subset_spread"`` their interquartile range (float32, > 0)."""
+    if width_scale == "subset_median":
+        ref = np.median(d2_rows, axis=0)
+    else:
+        q = np.percentile(d2_rows, [25.0, 75.0], axis=0)
+        ref = q[1] - q[0]
+    return np.where(ref > 0, ref, 1.0).astype(np.float32)
+
+
 def _n_batches(n_subsets, batch_size):
     """Batches of one iteration: ``ceil(n_subsets / batch_size)``, at least ``MIN_BATCHES`` when possible."""
     return int(min(n_subsets, max(math.ceil(n_subsets / batch_size), MIN_BATCHES)))
 
 
-def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
-    """Median squared distance of the first (at most) ``n_sets`` minus-subsets of a batch over (at most)
-    ``n_pairs`` random pairs of its subsample: the width scale of an iteration."""
+def _sampled_sq_distances(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
+    """Squared distances ``(pairs, sets)`` of the first (at most) ``n_sets`` minus-subsets of a batch over (at
+    most) ``n_pairs`` random pairs of its subsample: the sample an iteration's width scale is taken from."""
     P = layout.n_pairs
     idx = np.sort(rng.choice(P, size=min(P, n_pairs), replace=False))
     M = Mm[:, :n_sets]
     # in chunks of pairs within TENSOR_CHUNK_BUDGET (whole on up to ~2,000 features: the exact iterations)
     step = max(1, int(TENSOR_CHUNK_BUDGET // (8 * max(Xr.shape[1], 1))))
-    d2 = np.concatenate([
+    return np.concatenate([
         ((Xr[layout.ia[idx[i : i + step]]] - Xr[layout.ib[idx[i : i + step]]]) ** 2) @ M
         for i in range(0, idx.size, step)
     ])
-    return median_sq_distance(d2.ravel())
+
+
+def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
+    """Median squared distance of the first (at most) ``n_sets`` minus-subsets of a batch over (at most)
+    ``n_pairs`` random pairs of its subsample: the width scale of an iteration."""
+    return median_sq_distance(_sampled_sq_distances(Xr, layout, Mm, rng, n_pairs, n_sets).ravel())
 
 
 # --- the screen: first-order contributions of every feature at once -------------------------------

@@ -1,0 +1,276 @@
+"""randSel's readings on redundant, linear and interaction data: the candidate fixes side by side.
+
+What makes randSel's contributions read the kernel instead of the features, measured (``--only 0``):
+
+- the width rule: the width of an iteration is a fixed multiple of the median distance of its subsets, but
+  the alignment only sees ``gamma`` times the *spread* of the distances (a Gaussian kernel's alignment does
+  not change when every distance moves by a constant). Distances of ``h`` independent features concentrate
+  (spread / median ~ ``1 / sqrt(h)``), so 0.22 of the median, tuned on 100-feature halves of XOR, is a kernel
+  several times narrower on few or redundant features (breast cancer: 30 correlated features), where it is
+  nearly the identity. (0) prints ``gamma x (q90 - q10)`` of the squared distances of random subsets of ``h``
+  features: the range of the log-kernel over the bulk of the pairs.
+- the features' marginals: with ``standardize=True`` every feature has unit variance, but a feature with
+  a few extreme values (linear Zhang with feature noise: 5% of the relevant values with standard deviation
+  10) has its bulk compressed and its distances dominated by the outliers.
+
+Candidates (``RandSel`` parameters; every other one at its default):
+
+- ``size 0.22`` (before): ``width_scale="subset_size"``, width 0.22 of the minus-subsets' median;
+  ``minus 0.22``: the same without the size scaling (before that);
+- ``own median 0.22``: every subset's kernel at 0.22 of its own median distance (``subset_median``);
+- ``size 1.0``: a larger width factor;
+- ``spread 0.5 (default)``, ``spread 0.4``: the width from the interquartile range of the minus-subsets'
+  squared distances (``sigma^2 = 0.5^2 IQR``, which equals 0.22 of the median on 100 independent features),
+  the plus-subsets scaled by their size; ``own spread 0.5``: every subset its own interquartile range;
+- ``+ ns``: the same with ``standardize="normal_scores"`` (every feature's normal scores, a monotone
+  transform to a standard normal marginal) in place of unit variance.
+
+(a) breast cancer (scikit-learn, 569 x 30): size of ``selected_`` (seed 0, all samples, standardised) and a
+    Gaussian SVM's 10-fold accuracy (stratified, shuffled, seed 0) on it; against the SVM on all features.
+(b) chapter 4's linear Zhang (feature and sample noise) and non-linear Weston sets, 300 x 200, draws 0-2
+    (``fscompbio.datasets`` generators, columns permuted): relevant features in the top 10; the chapter's
+    peers (Gaussian SVM-RFE, FoHSIC, BaHSIC, the thesis config's settings) on the same draws. Also the
+    100-feature non-linear Weston set (5 relevant: top 5), the relevant features in ``selected_`` on
+    non-linear Weston and the size of ``selected_`` on the fake class (no feature relevant).
+(c) XOR 300 x 200, columns permuted: in how many of 20 seeds (``--quick``: 5) the pair is randSel's top 2.
+(d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
+    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and three of the candidates.
+
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d]
+[--candidates 'size 0.22;spread 0.5 + ns']``. Each part stays under about 5 minutes on one core.
+Prints a plain-text report; nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import scipy
+import sklearn
+from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
+
+import fscompbio
+from fscompbio.datasets import load_csv_dataset, make_dataset
+from fscompbio.selection import RandSel
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
+VAR, NS = dict(standardize=True), dict(standardize="normal_scores")
+CANDIDATES = {
+    "minus 0.22": dict(width_scale="minus", width=0.22, **VAR),
+    "size 0.22 (before)": dict(width_scale="subset_size", width=0.22, **VAR),
+    "own median 0.22": dict(width_scale="subset_median", width=0.22, **VAR),
+    "size 1.0": dict(width_scale="subset_size", width=1.0, **VAR),
+    "spread 0.4": dict(width_scale="spread", width=0.4, **VAR),
+    "spread 0.5 (default)": dict(width_scale="spread", width=0.5, **VAR),
+    "own spread 0.5": dict(width_scale="subset_spread", width=0.5, **VAR),
+    "size 0.22 + ns": dict(width_scale="subset_size", width=0.22, **NS),
+    "spread 0.4 + ns": dict(width_scale="spread", width=0.4, **NS),
+    "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
+}
+SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
+ARRAY_CANDIDATES = ("size 0.22 (before)", "spread 0.5 (default)", "spread 0.5 + ns")
+PEERS = {  # chapter 4's peers with the thesis config's settings
+    "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
+    "FoHSIC": ("FoHSIC", dict(n_steps=150)),
+    "BaHSIC": ("BaHSIC", dict(step=0.25)),
+}
+
+
+def permuted(name, seed):
+    ds = make_dataset(name, random_state=seed)
+    perm = np.random.default_rng(1000 + seed).permutation(ds.X.shape[1])
+    return ds.X[:, perm], ds.y, np.flatnonzero(np.isin(perm, ds.relevant))
+
+
+def fit(kw, X, y, **more):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return RandSel(**kw, **more).fit(X, y)
+
+
+def top(est, k):
+    return np.argsort(est.ranking_, kind="stable")[:k]
+
+
+def bench_0(args):
+    from scipy.stats import rankdata
+
+    print("(0) gamma x (q90 - q10) of the squared distances of random subsets of h features (mean of 10 subsets on "
+          "200 samples): the log-kernel's range over the bulk of the pairs, at 0.22 of the median (before) and at "
+          "0.5 of the spread (sigma^2 = 0.25 IQR, the default)")
+    X, y = load_breast_cancer(return_X_y=True)
+    sets = {"breast cancer": StandardScaler().fit_transform(X)}
+    for name in ("xor", "linear_zhang_feature_noise"):
+        sets[name] = StandardScaler().fit_transform(permuted(name, 0)[0])
+    rng = np.random.default_rng(0)
+    hs = (1, 2, 5, 15, 50, 100)
+    print("| data set | width | " + " | ".join(f"h = {h}" for h in hs) + " |")
+    print("| --- " * (len(hs) + 2) + "|")
+    for name, Z in sets.items():
+        rows = rng.choice(Z.shape[0], 200, replace=False)
+        ia, ib = np.triu_indices(200, 1)
+        cells = {"0.22 median": [], "0.5 spread": []}
+        for h in hs:
+            if h > Z.shape[1]:
+                for v in cells.values():
+                    v.append("-")
+                continue
+            r, t = [], []
+            for _ in range(10):
+                S = rng.choice(Z.shape[1], h, replace=False)
+                D = ((Z[rows][ia][:, S] - Z[rows][ib][:, S]) ** 2).sum(axis=1)
+                q10, q25, q50, q75, q90 = np.percentile(D, [10, 25, 50, 75, 90])
+                r.append((q90 - q10) / (2 * 0.22**2 * q50))
+                t.append((q90 - q10) / (2 * 0.5**2 * (q75 - q25)))
+            cells["0.22 median"].append(f"{np.mean(r):.1f}")
+            cells["0.5 spread"].append(f"{np.mean(t):.1f}")
+        for lab, v in cells.items():
+            print(f"| {name} | {lab} | " + " | ".join(v) + " |", flush=True)
+    # the outliers of linear Zhang with feature noise: the relevant features' share of the squared distances
+    X, y, rel = permuted("linear_zhang_feature_noise", 0)
+    for lab, Z in (("unit variance", StandardScaler().fit_transform(X)),
+                   ("normal scores", scipy.stats.norm.ppf((rankdata(X, axis=0) - 0.5) / X.shape[0]))):
+        d = Z[:, rel][:, None, :] - Z[:, rel][None, :, :]
+        q = np.percentile((d**2).reshape(-1, rel.size), [50, 99], axis=0).mean(axis=1)
+        eff = np.mean([abs(np.corrcoef(Z[:, j], y)[0, 1]) for j in rel])
+        print(f"linear Zhang, feature noise, draw 0, {lab}: relevant features' squared differences median "
+              f"{q[0]:.2f}, 99th percentile {q[1]:.1f}; mean |corr(x_j, y)| {eff:.3f}", flush=True)
+
+
+def bench_a(args):
+    X, y = load_breast_cancer(return_X_y=True)
+    Xs = StandardScaler().fit_transform(X)
+    cv = StratifiedKFold(10, shuffle=True, random_state=0)
+    svm_all = cross_val_score(make_pipeline(StandardScaler(), SVC()), X, y, cv=cv).mean()
+    print(f"\n(a) breast cancer 569 x 30 (SVM on all 30 features: {svm_all:.3f}): selected_ size / SVM 10-fold "
+          "accuracy on it / fit CPU s")
+    print("| candidate | selected_ | accuracy | fit s |")
+    print("| --- | --- | --- | --- |")
+    for lab, kw in CANDIDATES.items():
+        t0 = time.process_time()
+        sel = fit(kw, Xs, y, random_state=0)
+        dt = time.process_time() - t0
+        acc = (cross_val_score(make_pipeline(StandardScaler(), SVC()), X[:, sel.selected_], y, cv=cv).mean()
+               if sel.selected_.size else float("nan"))
+        print(f"| {lab} | {sel.selected_.size} {sel.selected_.tolist()} | {acc:.3f} | {dt:.1f} |", flush=True)
+
+
+def bench_b(args):
+    draws = range(3)
+    labels = list(CANDIDATES)
+    print("\n(b) relevant features in the top 10 (nonlinear_weston_100: top 5), draws 0-2 (columns permuted): mean "
+          "(per draw); non-linear Weston: relevant features in selected_ (of 30); fake class: size of selected_")
+    print("| candidate | " + " | ".join(SETS) + " | nonlinear_weston selected_ | fake_class selected_ |")
+    print("| --- " * (len(SETS) + 3) + "|")
+    data = {(name, seed): permuted(name, seed) for name in SETS + ["fake_class"] for seed in draws}
+    for lab in labels:
+        cells = []
+        for name in SETS:
+            k = 5 if name == "nonlinear_weston_100" else 10
+            fits = [fit(CANDIDATES[lab], *data[name, s][:2], random_state=s) for s in draws]
+            hits = [int(np.isin(top(f, k), data[name, s][2]).sum()) for s, f in zip(draws, fits)]
+            cells.append(f"{np.mean(hits):.1f} ({', '.join(map(str, hits))})")
+            if name == "nonlinear_weston":
+                nlw_sel = sum(int(np.isin(f.selected_, data[name, s][2]).sum()) for s, f in zip(draws, fits))
+        fake = [fit(CANDIDATES[lab], *data["fake_class", s][:2], random_state=s).selected_.size for s in draws]
+        cells += [str(nlw_sel), f"{np.mean(fake):.1f} ({', '.join(map(str, fake))})"]
+        print(f"| {lab} | " + " | ".join(cells) + " |", flush=True)
+    if args.no_peers:
+        return
+    import fscompbio.selection as S
+
+    for lab, (cls, kw) in PEERS.items():
+        cells = []
+        for name in SETS[:3]:
+            hits = [int(np.isin(top(getattr(S, cls)(**kw).fit(*data[name, s][:2]), 10), data[name, s][2]).sum())
+                    for s in draws]
+            cells.append(f"{np.mean(hits):.1f} ({', '.join(map(str, hits))})")
+        cells += ["-"] * 3
+        print(f"| peer: {lab} | " + " | ".join(cells) + " |", flush=True)
+
+
+def bench_c(args):
+    seeds = range(5 if args.quick else 20)
+    print(f"\n(c) XOR 300 x 200 (columns permuted), seeds 0-{seeds[-1]}: pair in the top 2 / selected_ exactly the "
+          "pair; fit CPU s (mean)")
+    print("| candidate | top 2 | selected_ = pair | fit s |")
+    print("| --- | --- | --- | --- |")
+    data = [permuted("xor", s) for s in seeds]
+    for lab, kw in CANDIDATES.items():
+        hit = exact = 0
+        t0 = time.process_time()
+        for s, (X, y, rel) in zip(seeds, data):
+            sel = fit(kw, X, y, random_state=s)
+            hit += set(top(sel, 2).tolist()) == set(rel.tolist())
+            exact += set(sel.selected_.tolist()) == set(rel.tolist())
+        dt = (time.process_time() - t0) / len(data)
+        print(f"| {lab} | {hit}/{len(data)} | {exact}/{len(data)} | {dt:.1f} |", flush=True)
+
+
+def bench_d(args):
+    from sklearn.feature_selection import f_classif
+
+    print("\n(d) micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (chosen in each training part)")
+    labels = [k for k in CANDIDATES if k in ARRAY_CANDIDATES]
+    print("| data set | f_classif | " + " | ".join(labels) + " |")
+    print("| --- " * (len(labels) + 2) + "|")
+    for name in ["prostate_ge", "allaml", "colon"]:
+        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
+        if path is None:
+            continue
+        ds = load_csv_dataset(path)
+        X, y = ds.X, ds.y
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+        accs = []
+        for tr, te in folds:
+            with warnings.catch_warnings():  # constant genes in a training part
+                warnings.simplefilter("ignore")
+                cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
+            accs.append(make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
+        cells = [f"{np.mean(accs):.3f}"]
+        for lab in labels:
+            accs = []
+            for tr, te in folds:
+                sel = fit(CANDIDATES[lab], X[tr], y[tr], random_state=0, n_features_to_select=50)
+                cols = top(sel, 50)
+                m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
+                accs.append(m.score(X[te][:, cols], y[te]))
+            cells.append(f"{np.mean(accs):.3f}")
+        print(f"| {name} {X.shape[0]}x{X.shape[1]} | " + " | ".join(cells) + " |", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d"], default=None)
+    ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
+    ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
+    ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--candidates", default=None, help="semicolon-separated candidate labels (default: all)")
+    args = ap.parse_args()
+    print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
+          f"scikit-learn {sklearn.__version__}, Python {platform.python_version()}; 1 BLAS thread; "
+          "times are process CPU seconds", flush=True)
+    if args.candidates:
+        keep = [c.strip() for c in args.candidates.split(";")]
+        for k in list(CANDIDATES):
+            if k not in keep:
+                del CANDIDATES[k]
+    with threadpool_limits(1):
+        for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("d", bench_d)):
+            if args.only == part or (args.only is None and (part != "d" or args.arrays)):
+                fn(args)
+
+
+if __name__ == "__main__":
+    main()
