@@ -14,8 +14,11 @@
     growth exponent between successive sizes.
 (c) ``RandSel()``'s own model ``selected_`` (after the screen, a permutation test) fitted on all samples:
     its size with the real labels and with 5 permuted labels (where no feature is relevant).
+(d) XOR 300 x 10,000 (``y = sign(x_a x_b)``, every other feature noise, columns permuted), seeds 0-4:
+    whether ``RandSel(n_features_to_select=2)`` ranks the pair on top, the pair's ranks and the fit's CPU
+    time (an interaction with no marginal effect, which only the second-order screen can keep).
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b|c]``
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b|c|d]``
 (MultiSURF needs the ``bench`` extra: ``pip install -e '.[bench]'``). Prints a plain-text report; nothing
 is written.
 """
@@ -233,10 +236,33 @@ def bench_c(args):
         print(f"| {name} {X.shape[0]}x{X.shape[1]} | {real} | {', '.join(map(str, fake))} | {dt:.2f} |", flush=True)
 
 
+def bench_d(args):
+    """The XOR pair among 10,000 features: in the top 2, its ranks, the fit's CPU time, per seed."""
+    n_features = 2000 if args.quick else 10_000
+    print(f"\n(d) XOR 300 x {n_features:,} (columns permuted): RandSel(n_features_to_select=2), seeds 0-4")
+    print("| seed | pair in the top 2 | the pair's ranks | fit CPU s |")
+    print("| --- | --- | --- | --- |")
+    found = 0
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        X = rng.standard_normal((300, n_features))
+        y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+        perm = rng.permutation(n_features)
+        X = X[:, perm]
+        pair = np.flatnonzero(np.isin(perm, [0, 1]))
+        t0 = time.process_time()
+        sel = RandSel(n_features_to_select=2, random_state=seed).fit(X, y)
+        dt = time.process_time() - t0
+        ranks = sorted(int(r) for r in sel.ranking_[pair])
+        found += ranks == [1, 2]
+        print(f"| {seed} | {'yes' if ranks == [1, 2] else 'no'} | {ranks[0]}, {ranks[1]} | {dt:.1f} |", flush=True)
+    print(f"pair in the top 2 for {found} of 5 seeds")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
-    ap.add_argument("--only", choices=["a", "b", "c"], default=None)
+    ap.add_argument("--only", choices=["a", "b", "c", "d"], default=None)
     ap.add_argument("--planted-draws", type=int, default=3, help="draws of the planted set in (a) (default 3)")
     ap.add_argument("--null-draws", type=int, default=5, help="permuted labels per data set in (c) (default 5)")
     ap.add_argument("--old", action="store_true", help="also the thesis' old micro-array settings in (a)")
@@ -255,6 +281,8 @@ def main():
             bench_b(args)
         if args.only in (None, "c"):
             bench_c(args)
+        if args.only in (None, "d"):
+            bench_d(args)
 
 
 if __name__ == "__main__":
