@@ -229,6 +229,19 @@ def test_column_generation_from_signed_features_equals_from_H(seed):
         assert ba == bb
 
 
+def _lasso_problem(seed, shape, coefs, noise, permute=True):
+    """Standardised ``Z`` (m x n), a centred ``y`` linear in ``len(coefs)`` of its columns (at random places, or
+    the first ones) plus Gaussian noise, and 5 alphas below the lasso's first breakpoint."""
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    Z = rng.normal(size=(m, n))
+    Z = (Z - Z.mean(0)) / Z.std(0)
+    cols = rng.permutation(n)[: len(coefs)] if permute else np.arange(len(coefs))
+    y = Z[:, cols] @ np.asarray(coefs) + noise * rng.normal(size=m)
+    y -= y.mean()
+    return Z, y, np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+
+
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("shape", [(60, 20), (30, 120)])
 def test_lars_supports_are_the_lasso_supports(seed, shape):
@@ -237,14 +250,7 @@ def test_lars_supports_are_the_lasso_supports(seed, shape):
 
     from sklearn.linear_model import Lasso
 
-    rng = np.random.default_rng(seed)
-    m, n = shape
-    Z = rng.normal(size=(m, n))
-    Z = (Z - Z.mean(0)) / Z.std(0)
-    cols = rng.permutation(n)[:4]
-    y = Z[:, cols] @ np.array([1.0, -0.8, 0.6, 0.4]) + 0.7 * rng.normal(size=m)
-    y -= y.mean()
-    alphas = np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+    Z, y, alphas = _lasso_problem(seed, shape, [1.0, -0.8, 0.6, 0.4], 0.7)
     got = _stability._lars_supports(Z, y, alphas)
     for i, a in enumerate(alphas):
         with warnings.catch_warnings():
@@ -280,14 +286,7 @@ def test_lasso_cd_weights_equal_lasso_path(seed, shape):
 
     from sklearn.exceptions import ConvergenceWarning
 
-    rng = np.random.default_rng(seed)
-    m, n = shape
-    Z = rng.normal(size=(m, n))
-    Z = (Z - Z.mean(0)) / Z.std(0)
-    cols = rng.permutation(n)[:3]
-    y = Z[:, cols] @ np.array([1.0, -0.7, 0.4]) + rng.normal(size=m)
-    y -= y.mean()
-    alphas = np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+    Z, y, alphas = _lasso_problem(seed, shape, [1.0, -0.7, 0.4], 1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         state = np.random.get_state()
@@ -338,13 +337,7 @@ def _lars_supports_reference(Z, y, alphas):
 def test_lars_bounded_path_equals_default_path(seed, shape):
     """LARS with room for 2 m + 16 steps = LARS with its default 500 steps: identical supports; and a path
     that reaches a bound (3 steps here) is computed again with the default, so it is identical too."""
-    rng = np.random.default_rng(seed)
-    m, n = shape
-    Z = rng.normal(size=(m, n))
-    Z = (Z - Z.mean(0)) / Z.std(0)
-    y = Z[:, :4] @ np.array([1.0, -0.8, 0.6, 0.4]) + 0.7 * rng.normal(size=m)
-    y -= y.mean()
-    alphas = np.max(np.abs(Z.T @ y)) / m * np.geomspace(1, 0.1, 6)[1:]
+    Z, y, alphas = _lasso_problem(seed, shape, [1.0, -0.8, 0.6, 0.4], 0.7, permute=False)
     ref = _lars_supports_reference(Z, y, alphas)
     np.testing.assert_array_equal(_stability._lars_supports(Z, y, alphas), ref)
     np.testing.assert_array_equal(_stability._lars_supports(Z, y, alphas, max_steps=3), ref)
