@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.io import write_npz  # noqa: E402
-from fscompbio.selection import ARCHIVED_RANDSEL, expected_contributions  # noqa: E402
+from fscompbio.selection import expected_contributions  # noqa: E402
 
 p = dict(snakemake.params.settings)
 p.pop("dataset")
@@ -21,7 +21,7 @@ if isinstance(p.get("subsample"), float) and p["subsample"] > 1:
     p["subsample"] = int(p["subsample"])  # a count of samples, not a fraction
 ds = load_dataset(snakemake.input[0])
 t0 = time.perf_counter()
-c, se, width, mean_a = expected_contributions(ds.X, ds.y, **{**ARCHIVED_RANDSEL, **p}, random_state=snakemake.params.seed)
+c, se, width, mean_a = expected_contributions(ds.X, ds.y, **p, random_state=snakemake.params.seed)
 rel = np.zeros(c.size, dtype=bool)
 rel[ds.relevant] = True
 z = c / se

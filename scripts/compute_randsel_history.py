@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 
 from fscompbio.datasets import load_dataset  # noqa: E402
 from fscompbio.io import write_npz  # noqa: E402
-from fscompbio.selection import ARCHIVED_RANDSEL, RandSel  # noqa: E402
+from fscompbio.selection import RandSel  # noqa: E402
 
 p = dict(snakemake.params.settings)
 p.pop("dataset")
@@ -21,7 +21,7 @@ if isinstance(p.get("subsample"), float) and p["subsample"] > 1:
     p["subsample"] = int(p["subsample"])  # a count of samples, not a fraction
 ds = load_dataset(snakemake.input[0])
 t0 = time.perf_counter()
-sel = RandSel(**{**ARCHIVED_RANDSEL, **p}, random_state=snakemake.params.seed).fit(ds.X, ds.y)
+sel = RandSel(**p, random_state=snakemake.params.seed).fit(ds.X, ds.y)
 logging.info("%s: %d x %d, %r: %d iterations in %.1f s (subsample %d, partitions %s); top 5 %s (relevant %s); "
              "selected %s at iteration %s; mean alignment %s",
              snakemake.input[0], *ds.X.shape, sel, sel.n_iterations_, time.perf_counter() - t0, sel.subsample_,

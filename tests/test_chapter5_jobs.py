@@ -162,7 +162,7 @@ def test_every_job_has_its_own_log_and_benchmark(runs):
                 assert len(paths) == len(jobs) == len(set(paths))
     layouts = {name: [j for j in run if j["rule"] == "ch5_predict"] for name, run in runs.items()}
     # without grouping, today's per-cell paths (the archived thesis run's layout)
-    assert "logs/chapter5/predict/random/paper/original/fold0.log" in {p for j in layouts["none"] for p in j["log"]}
+    assert "logs/chapter5/predict/random/capped/original/fold0.log" in {p for j in layouts["none"] for p in j["log"]}
     assert "logs/chapter5/predict/random/original.log" in {p for j in layouts["quick"] for p in j["log"]}
 
 
@@ -172,7 +172,7 @@ TINY_CELLS = [
     f"results/chapter5/predict/{cv}/{protocol}/{approach}/fold{fold}{ext}"
     for cv, approach in [("random", "randsel"), ("random", "randsel_mkl"), ("random", "original"),
                          ("homology", "pwm_prior")]
-    for protocol in ("paper", "adequate")
+    for protocol in ("capped", "adequate")
     for fold in (0, 1)
     for ext in (".npz", ".json")
 ] + [f"results/chapter5/learning_curve/{rep}/fold{fold}.json" for rep in ("scales", "sf") for fold in (0, 1)]

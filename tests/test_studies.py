@@ -101,3 +101,21 @@ def test_lasso_path_starts_empty_and_grows():
     entry = np.where(nz.any(axis=1), nz.argmax(axis=1), coefs.shape[1])
     first = np.argsort(entry, kind="stable")[:5]
     assert np.mean(first < 10) >= 0.6  # the first features to enter are mostly the relevant ones
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_unbiased_alignment_is_hsic1_normalised_and_shift_invariant(seed):
+    """The diagonal-free alignment of figure 4.1 is HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L)) (Song et al. 2007,
+    eq. 5): 1 for a kernel with itself, unchanged by a constant added to K (HSIC1 is a U-statistic of centred
+    kernels) and by scaling K."""
+    from fscompbio.studies import _unbiased_alignment
+
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(40) > 0, 1, -1)
+    K, L = gaussian_kernel(X, sigma=1.5), label_kernel(y)
+    a = _unbiased_alignment(K, L)
+    assert 0.1 < a < 1.0
+    assert _unbiased_alignment(K, K) == pytest.approx(1.0, abs=1e-12)
+    assert _unbiased_alignment(3.0 * K + 2.0, L) == pytest.approx(a, abs=1e-10)
+    assert abs(_unbiased_alignment(np.ones_like(K), L)) < 1e-6  # a constant kernel carries nothing (round-off)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import alignment, center, label_kernel, sigma_to_gamma, sq_distances
+from .kernels import (alignment, center, gamma_from_median_sq, hsic, label_kernel, median_sq_distance, sigma_to_gamma,
+                      sq_distances)
 
 __all__ = [
     "class_proportions",
@@ -103,29 +104,14 @@ def weston_2d(rng, n):
     return mu + rng.standard_normal((n, 2)), y
 
 
-def _unbiased_alignment(K, Lt):
-    """Alignment with the diagonal (self-interaction) terms removed, for a stack K.
+def _unbiased_alignment(K, L):
+    """Alignment with the diagonal (self-interaction) terms removed.
 
-    ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))`` with Song et al. 2007, eq. 5, batched.
-    ``Lt`` is L with a zero diagonal.
+    ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))``, with HSIC1 the unbiased estimator of Song et al. (2007,
+    eq. 5) (:func:`fscompbio.kernels.hsic`); ``0.0`` when either self-term is not positive.
     """
-    m = K.shape[-1]
-    Kt = K.copy()
-    idx = np.arange(m)
-    Kt[..., idx, idx] = 0.0
-
-    def h1(A, B):
-        a1 = A.sum(axis=-1)
-        b1 = B.sum(axis=-1)
-        tr = np.einsum("...ij,...ij->...", A, B)
-        s = a1.sum(axis=-1) * b1.sum(axis=-1) / ((m - 1) * (m - 2))
-        return (tr + s - 2.0 / (m - 2) * np.einsum("...i,...i->...", a1, b1)) / (m * (m - 3))
-
-    kl = h1(Kt, np.broadcast_to(Lt, Kt.shape))
-    kk = h1(Kt, Kt)
-    ll = h1(Lt, Lt)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where((kk > 0) & (ll > 0), kl / np.sqrt(np.abs(kk * ll)), 0.0)
+    kk, ll = hsic(K, K, estimator="unbiased"), hsic(L, L, estimator="unbiased")
+    return hsic(K, L, estimator="unbiased") / np.sqrt(kk * ll) if kk > 0 and ll > 0 else 0.0
 
 
 def alignment_vs_sample_size(X, y, sample_sizes, n_bootstraps, rng, *, chunk=50):
@@ -155,8 +141,8 @@ def alignment_vs_sample_size(X, y, sample_sizes, n_bootstraps, rng, *, chunk=50)
             D2 = np.maximum(sq[:, :, None] + sq[:, None, :] - 2.0 * Xb @ Xb.transpose(0, 2, 1), 0.0)
             iu = np.triu_indices(m, k=1)
             off = D2[:, iu[0], iu[1]]
-            med2 = np.array([np.median(r[r > 0]) if np.any(r > 0) else 1.0 for r in off])  # per bootstrap
-            K = np.exp(-D2 / (2.0 * med2[:, None, None]))  # sigma^2 = median squared distance
+            med2 = np.array([median_sq_distance(r) for r in off])  # per bootstrap
+            K = np.exp(-gamma_from_median_sq(1.0, med2)[:, None, None] * D2)  # sigma = the median distance
             yb = y[rows]
             for b in range(K.shape[0]):  # label kernels differ per bootstrap
                 L = label_kernel(yb[b]) if np.unique(yb[b]).size == 2 else None
@@ -165,9 +151,7 @@ def alignment_vs_sample_size(X, y, sample_sizes, n_bootstraps, rng, *, chunk=50)
                     unbiased.append(0.0)
                     continue
                 biased.append(alignment(K[b], L))
-                Lt = L.copy()
-                np.fill_diagonal(Lt, 0.0)
-                unbiased.append(float(_unbiased_alignment(K[b][None], Lt)[0]))
+                unbiased.append(float(_unbiased_alignment(K[b], L)))
         biased, unbiased = np.asarray(biased), np.asarray(unbiased)
         out["biased_mean"][s], out["biased_sd"][s] = biased.mean(), biased.std(ddof=1)
         out["unbiased_mean"][s], out["unbiased_sd"][s] = unbiased.mean(), unbiased.std(ddof=1)
@@ -230,8 +214,8 @@ def split_alignments(X, y, n_splits, subsample, rng, *, width_factor=0.5):
         D2 = batched_subset_sq_distances(X[rows], masks)
         Lc = center(label_kernel(y[rows]))
         iu = np.triu_indices(subsample, k=1)
-        med2 = np.median(D2[:, iu[0], iu[1]], axis=1)  # squared median distance per half
-        gammas = 1.0 / (2.0 * width_factor**2 * np.maximum(med2, np.finfo(float).tiny))
+        med2 = np.array([median_sq_distance(h) for h in D2[:, iu[0], iu[1]]])  # squared median distance per half
+        gammas = gamma_from_median_sq(width_factor, med2)
         a = alignment(np.exp(-gammas[:, None, None] * D2), Lc)
         res["a"][t], res["b"][t] = a
         res["a_has"][t] = int(masks[0, 0] + masks[1, 0])

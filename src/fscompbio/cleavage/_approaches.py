@@ -211,11 +211,12 @@ def make_approach(name, params=None):
         return SelectThenSVM(selector=KernelRFE(**dict(p.get("rfe", {}))), svm=svm,
                              size=p.get("rfe_size", "validate"), select_max_per_class=sel_n)
     if name in ("randsel", "randsel_linear"):
-        from ..selection import ARCHIVED_RANDSEL, RandSel
+        from ..selection import RandSel
 
-        kw = {**ARCHIVED_RANDSEL, "balanced": True, **dict(p.get("randsel", {}))}
-        if name == "randsel_linear":  # the linear kernel in the exact iterations and in the screen of wide data
-            kw["width"] = kw["screen_width"] = LINEAR_WIDTH_MULTIPLIER
+        kw = {"balanced": True, **dict(p.get("randsel", {}))}
+        if name == "randsel_linear":  # the linear kernel in the exact iterations and in the screen of wide data:
+            # widths of LINEAR_WIDTH_MULTIPLIER median distances
+            kw.update(width_scale="minus", width=LINEAR_WIDTH_MULTIPLIER, screen_width=LINEAR_WIDTH_MULTIPLIER)
         # randSel's error-controlled set is built to exclude false positives, not to predict: on 1,500 sparse-filtering
         # features it kept 2-5 (4-16 with the linear kernel) and the SVM on them found 5-19% of cleavage sites
         # (thesis config, 2026-11-22); its nested sets validated on held-out windows, as for RFE, by default
@@ -225,10 +226,10 @@ def make_approach(name, params=None):
         return SelectThenSVM(selector=RandSel(**kw), svm=svm, size=size, select_max_per_class=sel_n)
     if name in ("randsel_mkl", "randsel_mkl_original"):
         from ..prediction import LPBoostMKL
-        from ..selection import ARCHIVED_RANDSEL, RandSel
+        from ..selection import RandSel
 
         return RandSelMKL(
-            selector=RandSel(**{**ARCHIVED_RANDSEL, "balanced": True, "n_permutations": 0, **dict(p.get("randsel", {}))}),
+            selector=RandSel(**{"balanced": True, "n_permutations": 0, **dict(p.get("randsel", {}))}),
             mkl=LPBoostMKL(**dict(p.get("mkl", {}))),
             max_sets=p.get("max_sets"),
             select_max_per_class=sel_n,

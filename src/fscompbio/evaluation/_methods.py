@@ -18,8 +18,6 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-from ..selection import ARCHIVED_RANDSEL
-
 __all__ = ["MethodSpec", "METHODS", "make_selector", "method_spec", "model_selections_for", "TASK_METHODS",
            "task_error"]
 
@@ -44,8 +42,8 @@ METHODS = {
     "linear_rfe": MethodSpec("fscompbio.selection:LinearRFE", {}, None, "Lin-RFE"),
     "random": MethodSpec("fscompbio.selection:RandomSelector", {"n_features_to_select": 0.1}, "support", "Rand"),
     # chapter 4 (non-linear; figures 4.4-4.9): randSel, Gaussian SVM-RFE, FoHSIC, BaHSIC
-    # the archived runs' settings (fscompbio.selection.ARCHIVED_RANDSEL: before the width fix and the pair screen)
-    "randsel": MethodSpec("fscompbio.selection:RandSel", dict(ARCHIVED_RANDSEL), None, "randSel",
+    # randSel's own defaults where the thesis states none (the width, the pair screen of wide data)
+    "randsel": MethodSpec("fscompbio.selection:RandSel", {}, None, "randSel",
                           own_model=True),
     "gaussian_rfe": MethodSpec("fscompbio.selection:KernelRFE", {}, None, "RFE"),
     "fohsic": MethodSpec("fscompbio.selection:FoHSIC", {}, None, "FoHSIC"),

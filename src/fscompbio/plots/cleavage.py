@@ -27,9 +27,12 @@ __all__ = [
 PAPER_CITATION = "Athanasakis, Shawe-Taylor & Fernandez-Reyes (2013), Principled Non-Linear Feature Selection, table 1"
 
 #: the training protocols (config chapter5.prediction.protocols; the captions give their sizes)
-#: the training sets of table P1: the config's protocol "paper" is the capped reading, our hypothesis for the paper's
-#: accuracy of the original representation (neither text states a cap), not a protocol the paper states
-_PROTOCOL_LABELS = {"paper": "capped per class (our hypothesis)", "adequate": "all positives + more negatives (weighted)"}
+#: the training sets of table P1: "capped" is our hypothesis for the paper's accuracy of the original representation
+#: (neither text states a cap), not a protocol the paper states; "paper" is its name in runs archived before 2026-11-26
+_PROTOCOL_LABELS = {"capped": "capped per class (our hypothesis)", "paper": "capped per class (our hypothesis)",
+                    "adequate": "all positives + more negatives (weighted)"}
+#: the order of the training sets in the table and the figures
+_PROTOCOL_ORDER = ["capped", "paper", "adequate"]
 _CV_LABELS = {"random": "random CV", "homology": "homology-aware CV"}
 #: the scalings of the 54 scales (fscompbio.sequences.SCALINGS), in table order; a row on raw scales is marked
 _SCALES_ORDER = ["standardised", "raw"]
@@ -82,7 +85,7 @@ def table_P1(records):
     df["scales"] = df["scales"].fillna("standardised") if "scales" in df else "standardised"
     rows = []
     for approach in _order(df["approach"], TABLE_ROWS):
-        for protocol in _order(df["protocol"], ["paper", "adequate"]):
+        for protocol in _order(df["protocol"], _PROTOCOL_ORDER):
             for cv, scales in [(c, sc) for c in _order(df["cv"], ["random", "homology"])
                                for sc in _order(df["scales"], _SCALES_ORDER)]:
                 part = df[(df["approach"] == approach) & (df["protocol"] == protocol) & (df["cv"] == cv)
@@ -130,7 +133,7 @@ def table_P1_wide(table):
     """
     out = []
     cols = [(p, c) for c in _order(table["cv"], ["random", "homology"])
-            for p in _order(table["protocol"], ["paper", "adequate"])
+            for p in _order(table["protocol"], _PROTOCOL_ORDER)
             if ((table["protocol"] == p) & (table["cv"] == c)).any()]
     scales_col = _scales_of(table)
     for approach, scales in _row_keys(table):
@@ -170,7 +173,7 @@ def plot_fig5_3(table, *, chance=None, config_label=""):
     rows = _row_keys(table)  # (approach, scales): a row on raw scales is an extra labelled bar group
     scales_col = _scales_of(table)
     series = [(p, c) for c in _order(table["cv"], ["random", "homology"])
-              for p in _order(table["protocol"], ["paper", "adequate"])
+              for p in _order(table["protocol"], _PROTOCOL_ORDER)
               if ((table["protocol"] == p) & (table["cv"] == c)).any()]
     n_bars = len(series) + 1
     # about an inch per approach, so that two-line labels of neighbouring approaches do not run together
