@@ -34,8 +34,11 @@ with the number of features (thesis figure 3.1); an absolute grid of ``gammas``
 may be given instead.
 
 Speed: both build the squared distances of the prefixes cumulatively
-(``D2(prefix k+1) = D2(prefix k) + (x_k - x_k')^2``), so every prefix costs
-``O(m^2)`` per width and no kernel is recomputed from scratch.
+(``D2(prefix k+1) = D2(prefix k) + (x_k - x_k')^2``, feature after feature in
+the order of the ranking, which fixes every rounding), so every prefix costs
+``O(m^2)`` per width and no kernel is recomputed from scratch; nested CV builds
+them once per inner fold for the training and the validation rows together and
+calls SVC's libsvm routines directly, without SVC's per-call validation.
 """
 
 from __future__ import annotations
@@ -448,6 +451,7 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
         n_w = gammas.size if gammas is not None else mults.size
         all_g = np.empty((sizes.size, n_w))
         scores = np.empty((sizes.size, n_w))
+        E = np.empty((n_w, layout.n_pairs))
         row = 0
         # the ranked features' columns as contiguous rows, up to the largest evaluated prefix
         Xt = np.ascontiguousarray(X[:, order[: sizes[-1]]].T)
@@ -460,7 +464,8 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
             if not wanted[k]:
                 continue
             g = _gammas_for(d2, gammas, mults)
-            E = np.exp(-g[:, None] * d2[None, :])  # (n_w, P) off-diagonal kernel entries, one width a row
+            np.multiply(-g[:, None], d2[None, :], out=E)  # (n_w, P) off-diagonal kernel entries, one width a row
+            np.exp(E, out=E)
             all_g[row] = g
             scores[row] = batched_alignment(E.T, target)
             row += 1
@@ -661,8 +666,13 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
     kernel needs no classifier.
 
     Kernels are precomputed from cumulative squared distances over the
-    ranked features, so each candidate size costs ``O(m^2)`` per width, and
-    ``SVC(kernel="precomputed")`` is trained on them.
+    ranked features (one array for the inner training and validation rows
+    against the training rows), so each candidate size costs ``O(m^2)`` per
+    width, and ``SVC(C, kernel="precomputed")`` is trained and tested on
+    them through the libsvm routines that ``SVC.fit`` and ``SVC.predict``
+    call, with its parameters but without its per-call input validation
+    (several times libsvm's own work on these small kernels): the same
+    predictions, bit for bit.
     """
 
     _parameter_constraints: dict = {
@@ -768,11 +778,13 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
             iu = np.triu_indices(n_tr, k=1)
             svm = _PrecomputedSVC(self.C, y[itr])
             y_va = y[iva]
+            K = np.empty((y.size, n_tr))  # the kernel of one (size, width), rewritten in place
             for k, D in _cum_sq_dists(X[np.concatenate([itr, iva])], X[itr], order, sizes):
                 r = 0 if support_mode else int(np.searchsorted(cand, k))
                 g = _gammas_for(D[:n_tr][iu], gammas_abs, mults)
                 for j, gamma in enumerate(g):
-                    K = np.exp(-gamma * D)
+                    np.multiply(D, -gamma, out=K)
+                    np.exp(K, out=K)
                     acc_sum[r, j] += np.mean(svm.predict(K[:n_tr], K[n_tr:]) == y_va)
         acc = acc_sum / self.inner_folds
         best = acc.max()
