@@ -34,23 +34,35 @@ with the number of features (thesis figure 3.1); an absolute grid of ``gammas``
 may be given instead.
 
 Speed: both build the squared distances of the prefixes cumulatively
-(``D2(prefix k+1) = D2(prefix k) + (x_k - x_k')^2``), so every prefix costs
-``O(m^2)`` per width and no kernel is recomputed from scratch.
+(``D2(prefix k+1) = D2(prefix k) + (x_k - x_k')^2``, feature after feature in
+the order of the ranking, which fixes every rounding), so every prefix costs
+``O(m^2)`` per width and no kernel is recomputed from scratch; nested CV builds
+them once per inner fold for the training and the validation rows together and
+calls SVC's libsvm routines directly, without SVC's per-call validation.
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_array, check_is_fitted, check_X_y
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_is_fitted, check_X_y, column_or_1d
+
+try:  # the libsvm binding behind SVC (its fit and predict): see _PrecomputedSVC
+    from sklearn.svm import _libsvm
+except ImportError:  # pragma: no cover
+    _libsvm = None
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context
 from ._validation import check_fit_data
@@ -432,19 +444,28 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
         target = CenteredTarget(label_kernel(y, kind=resolve_label_kind(y, self.label_kind)), layout)
         iu, ju = layout.ia, layout.ib
         d2 = np.zeros(layout.n_pairs)
+        diff = np.empty_like(d2)
+        other = np.empty_like(d2)
         wanted = np.zeros(X.shape[1] + 1, dtype=bool)
         wanted[sizes] = True
         n_w = gammas.size if gammas is not None else mults.size
         all_g = np.empty((sizes.size, n_w))
         scores = np.empty((sizes.size, n_w))
+        E = np.empty((n_w, layout.n_pairs))
         row = 0
-        for k, f in enumerate(order, start=1):
-            diff = X[iu, f] - X[ju, f]
-            d2 += diff * diff
+        # the ranked features' columns as contiguous rows, up to the largest evaluated prefix
+        Xt = np.ascontiguousarray(X[:, order[: sizes[-1]]].T)
+        for k in range(1, sizes[-1] + 1):
+            np.take(Xt[k - 1], iu, out=diff)
+            np.take(Xt[k - 1], ju, out=other)
+            np.subtract(diff, other, out=diff)
+            np.multiply(diff, diff, out=diff)
+            np.add(d2, diff, out=d2)  # d2 of the prefix k: that of k - 1 plus feature k's squared differences
             if not wanted[k]:
                 continue
             g = _gammas_for(d2, gammas, mults)
-            E = np.exp(-g[:, None] * d2[None, :])  # (n_w, P) off-diagonal kernel entries, one width a row
+            np.multiply(-g[:, None], d2[None, :], out=E)  # (n_w, P) off-diagonal kernel entries, one width a row
+            np.exp(E, out=E)
             all_g[row] = g
             scores[row] = batched_alignment(E.T, target)
             row += 1
@@ -500,15 +521,79 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
 # nested cross-validation
 # --------------------------------------------------------------------------
 def _cum_sq_dists(A, B, order, sizes):
-    """Yield (size, D2(A, B) on the first `size` features of `order`), cumulatively."""
+    """Yield (size, D2(A, B) on the first `size` features of `order`), cumulatively.
+
+    ``D2`` is one array updated in place (``D2 += (a_f - b_f)^2``, feature after feature, in the order of
+    the ranking) and yielded at each wanted size: use it before the next step. The columns of the ranked
+    features are copied once into contiguous rows, and the differences go into one buffer, so a step
+    allocates nothing.
+    """
+    sizes = np.asarray(sizes, dtype=np.intp)
+    last = int(sizes.max())
+    wanted = np.zeros(last + 1, dtype=bool)
+    wanted[sizes] = True
+    cols = np.asarray(order[:last])
+    At = np.ascontiguousarray(A[:, cols].T)  # (last, rows of A): feature k of the ranking is row k - 1
+    Bt = At if B is A else np.ascontiguousarray(B[:, cols].T)
     D2 = np.zeros((A.shape[0], B.shape[0]))
-    wanted = set(int(s) for s in sizes)
-    last = max(wanted)
-    for k, f in enumerate(order[:last], start=1):
-        diff = A[:, f][:, None] - B[:, f][None, :]
-        D2 += diff * diff
-        if k in wanted:
+    diff = np.empty_like(D2)
+    for k in range(1, last + 1):
+        np.subtract(At[k - 1][:, None], Bt[k - 1][None, :], out=diff)
+        np.multiply(diff, diff, out=diff)
+        np.add(D2, diff, out=D2)
+        if wanted[k]:
             yield k, D2
+
+
+class _PrecomputedSVC:
+    """``SVC(C=C, kernel="precomputed")`` fitted again and again on the same training labels.
+
+    ``SVC.fit`` and ``SVC.predict`` validate their parameters and input on every call, which on the small
+    kernels of nested cross-validation costs several times libsvm's own work. Here the labels are encoded
+    once, as ``SVC.fit`` encodes them (``np.unique``, a class weight of one per class), and each fit and
+    prediction calls the libsvm routines that ``SVC.fit`` and ``SVC.predict`` call, with the parameters of
+    an ``SVC(C=C, kernel="precomputed")``: the same support vectors, coefficients and predictions. The seed
+    ``SVC.fit`` draws from NumPy's global generator (its ``random_state=None``) is drawn here too, so the
+    global generator ends where it did. Without scikit-learn's libsvm binding, ``SVC`` itself is used.
+    """
+
+    def __init__(self, C, y):
+        self.svc = SVC(C=C, kernel="precomputed")
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise ValueError(f"The number of classes has to be greater than one; got {self.classes_.size} class")
+        self.y = y
+        self.codes = np.asarray(codes, dtype=np.float64, order="C")
+        self.class_weight = compute_class_weight(None, classes=self.classes_, y=y)
+
+    def predict(self, K_train, K_test):
+        """Fit on the training kernel ``K_train`` (m x m), predict the rows of ``K_test`` (t x m)."""
+        if _libsvm is None:  # pragma: no cover - scikit-learn without its libsvm binding
+            return clone(self.svc).fit(K_train, self.y).predict(K_test)
+        p = self.svc
+        seed = check_random_state(p.random_state).randint(np.iinfo("i").max)  # as SVC.fit draws it
+        K_train = np.ascontiguousarray(K_train, dtype=np.float64)
+        K_test = np.ascontiguousarray(K_test, dtype=np.float64)
+        if K_train.shape != (self.codes.size, self.codes.size) or K_test.shape[1] != self.codes.size:
+            raise ValueError(f"kernels of shapes {K_train.shape} and {K_test.shape} for {self.codes.size} samples")
+        _libsvm.set_verbosity_wrap(p.verbose)
+        support, sv, n_support, dual_coef, intercept, prob_a, prob_b, status, _ = _libsvm.fit(
+            K_train, self.codes, svm_type=0, sample_weight=np.empty(0), class_weight=self.class_weight,
+            kernel="precomputed", C=p.C, nu=p.nu, probability=False, degree=p.degree, shrinking=p.shrinking,
+            tol=p.tol, cache_size=p.cache_size, coef0=p.coef0, gamma=0.0, epsilon=p.epsilon,
+            max_iter=p.max_iter, random_seed=seed,
+        )
+        if status == 1:
+            warnings.warn(f"Solver terminated early (max_iter={p.max_iter}).", ConvergenceWarning)
+        if not (np.isfinite(intercept).all() and np.isfinite(dual_coef).all()):
+            raise ValueError("The dual coefficients or intercepts are not finite.")
+        codes = _libsvm.predict(
+            K_test, support, sv, n_support, dual_coef, intercept, prob_a, prob_b, svm_type=0,
+            kernel="precomputed", degree=p.degree, coef0=p.coef0, gamma=0.0, cache_size=p.cache_size,
+        )
+        return self.classes_.take(np.asarray(codes, dtype=np.intp))
 
 
 def default_cv_sizes(n_features, n_sizes=10):
@@ -581,8 +666,13 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
     kernel needs no classifier.
 
     Kernels are precomputed from cumulative squared distances over the
-    ranked features, so each candidate size costs ``O(m^2)`` per width, and
-    ``SVC(kernel="precomputed")`` is trained on them.
+    ranked features (one array for the inner training and validation rows
+    against the training rows), so each candidate size costs ``O(m^2)`` per
+    width, and ``SVC(C, kernel="precomputed")`` is trained and tested on
+    them through the libsvm routines that ``SVC.fit`` and ``SVC.predict``
+    call, with its parameters but without its per-call input validation
+    (several times libsvm's own work on these small kernels): the same
+    predictions, bit for bit.
     """
 
     _parameter_constraints: dict = {
@@ -683,16 +773,19 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
                 acc_sum = np.zeros((cand.size, n_w))
             # with sizes="support" each inner fit keeps its own subset (one candidate, row 0)
             support_mode = isinstance(self.sizes, str)
-            Xtr, Xva = X[itr], X[iva]
-            iu = np.triu_indices(itr.size, k=1)
-            tr_gen = _cum_sq_dists(Xtr, Xtr, order, sizes)
-            va_gen = _cum_sq_dists(Xva, Xtr, order, sizes)
-            for (k, D_tr), (_, D_va) in zip(tr_gen, va_gen):
+            # one distance array for the training rows then the validation rows, against the training rows
+            n_tr = itr.size
+            iu = np.triu_indices(n_tr, k=1)
+            svm = _PrecomputedSVC(self.C, y[itr])
+            y_va = y[iva]
+            K = np.empty((y.size, n_tr))  # the kernel of one (size, width), rewritten in place
+            for k, D in _cum_sq_dists(X[np.concatenate([itr, iva])], X[itr], order, sizes):
                 r = 0 if support_mode else int(np.searchsorted(cand, k))
-                g = _gammas_for(D_tr[iu], gammas_abs, mults)
+                g = _gammas_for(D[:n_tr][iu], gammas_abs, mults)
                 for j, gamma in enumerate(g):
-                    svm = SVC(C=self.C, kernel="precomputed").fit(np.exp(-gamma * D_tr), y[itr])
-                    acc_sum[r, j] += np.mean(svm.predict(np.exp(-gamma * D_va)) == y[iva])
+                    np.multiply(D, -gamma, out=K)
+                    np.exp(K, out=K)
+                    acc_sum[r, j] += np.mean(svm.predict(K[:n_tr], K[n_tr:]) == y_va)
         acc = acc_sum / self.inner_folds
         best = acc.max()
         # ties: smaller model first (sizes increase), then smaller width (grid order)
