@@ -65,7 +65,7 @@ from fscompbio.selection import RandSel
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
-VAR, NS = dict(standardize=True), dict(standardize="normal_scores")
+VAR, NS, AUTO = dict(standardize=True), dict(standardize="normal_scores"), dict(standardize="auto")
 CANDIDATES = {
     "minus 0.22": dict(width_scale="minus", width=0.22, **VAR),
     "size 0.22 (before)": dict(width_scale="subset_size", width=0.22, **VAR),
@@ -77,9 +77,10 @@ CANDIDATES = {
     "size 0.22 + ns": dict(width_scale="subset_size", width=0.22, **NS),
     "spread 0.4 + ns": dict(width_scale="spread", width=0.4, **NS),
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
+    "spread 0.5 + tails": dict(width_scale="spread", width=0.5, **AUTO),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
-ARRAY_CANDIDATES = ("size 0.22 (before)", "spread 0.5 (default)", "spread 0.5 + ns")
+ARRAY_CANDIDATES = ("size 0.22 (before)", "spread 0.5 (default)", "spread 0.5 + ns", "spread 0.5 + tails")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),
