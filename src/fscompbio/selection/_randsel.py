@@ -379,47 +379,24 @@ class RandSel(SelectorMixin, BaseEstimator):
     ``docs/randsel.md`` (this implementation's changes) and
     ``docs/deviations.md`` (the earlier deviations from the thesis).
 
-    **Width.** The thesis chooses the width by maximal alignment, but the
-    centred alignment of a kernel that tends to the identity tends to
-    ``1 / sqrt(m - 1)``, so that rule picks the floor of any grid. The width
-    is fixed, and the alignment is HSIC1 (the off-diagonal signal only). The
-    alignment of ``exp(-gamma D)`` does not change when every distance ``D``
-    moves by a constant: it sees ``gamma`` times the spread of the distances,
-    not their level. The distances of ``h`` independent features concentrate
-    (spread over median ~ ``1 / sqrt(h)``), so a fixed fraction of the
-    median (0.22, where XOR and the non-linear Weston sets rank best on
-    random halves of 200 features) is a kernel several times narrower on few
-    or redundant features: on breast cancer (30 correlated features) the
-    log-kernel spans ``gamma (q90 - q10) = 29`` over the bulk of the pairs of
-    a 15-feature subset against 4 on a 100-feature half of XOR, nearly the
-    identity, and ``selected_`` held 2 features. The width is therefore set
-    from the spread (``width_scale="spread"``: ``sigma^2 = 0.5^2`` times the
-    interquartile range of the minus-subsets' squared distances, 0.22 of the
-    median on 100 independent features), and the plus-subsets' squared width
-    is ``(h + 1) / h`` of it (at one width for both the plus-subset's kernel
-    is narrower relative to its own distances, and on breast cancer that
-    narrowing made every contribution negative). On 100-feature non-linear
-    Weston sets the spread's kernel is a little wider than the median's
-    and ranks the 5 relevant features a little worse (4.1 of 5 in the top 5
-    against 4.6, seeds 0-9).
+    **Width.** The width is fixed per iteration rather than chosen by
+    maximal alignment (the centred alignment of a kernel that tends to the
+    identity tends to ``1 / sqrt(m - 1)``, so that rule picks the floor of
+    any grid), and the alignment is HSIC1 (the off-diagonal signal only).
+    The alignment of ``exp(-gamma D)`` sees ``gamma`` times the spread of
+    the distances, not their level, so the width is set from their spread
+    (``width_scale="spread"``: ``sigma^2 = width^2`` times the interquartile
+    range of the minus-subsets' squared distances), and the plus-subsets'
+    squared width is ``(h + 1) / h`` of it, so that a feature of average
+    spread leaves the kernel's width relative to the distances unchanged
+    (``docs/randsel.md``, sections 1 and 6).
 
-    **Scales.** The kernel at a width set from the spread of the distances
-    is carried by the bulk of the pairs, so each feature's scale must be its
-    bulk's. Unit variance gives that when a feature's tails are no heavier
-    than a normal's; with heavy tails the variance is the tails' (linear
-    Zhang with feature noise: 5% of the relevant values with standard
-    deviation 10 leave the relevant features' bulk a median squared
-    difference of 0.23 against 0.91 as normal scores) and a few extreme
-    values dominate the feature's distances. ``standardize="auto"`` gives
-    normal scores (a standard normal marginal) to the features with
-    significantly heavy tails only: on a normal feature the two coincide,
-    and a light-tailed multimodal feature (non-linear Weston) keeps its
-    modes apart, which normal scores would move together. On linear Zhang
-    with feature noise 8.0 of 10 relevant features reach the top 10
-    against 5.0 with unit variance (normal scores everywhere: 8.3); a
-    gene expressed in one class only is flagged too (a bulk plus an
-    outlying group) and its group moves closer to the bulk (``docs/randsel.md``,
-    section 7).
+    **Scales.** At a width set from the spread the kernel is carried by
+    the bulk of the pairs, so each feature's scale must be its bulk's: unit
+    variance, unless the feature's tails are significantly heavier than a
+    normal's (its variance is then the tails'), in which case its normal
+    scores (``standardize="auto"``; ``docs/randsel.md``, section 7).
+    Light-tailed multimodal features keep their modes apart.
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
     plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
@@ -440,20 +417,13 @@ class RandSel(SelectorMixin, BaseEstimator):
     without marginal effects; the second-order term of the same expansion
     holds, for every pair, the squared covariance of the centred label with
     the pair's product (:func:`~fscompbio.selection._pair_screen.pair_product_screen`
-    derives it and computes it for all pairs, blockwise), and the members of
-    the ``screen_pairs`` best pairs survive the screen. The exact iterations
-    then rank all survivors; their evidence starts afresh after the screen.
-    A pair whose product is correlated with the label at family-wise level
-    ``alpha`` over all the pairs scored (``(m - 1) r^2`` against
-    ``chi^2_1``, Bonferroni over ``d (d + 1) / 2`` pairs,
-    :func:`~fscompbio.selection._pair_screen.pair_pvalues`) is an established
-    interaction and is fixed: the exact iterations rank it but never cull it.
-    Without that, the 50 first-order survivors, chosen from thousands for
-    their alignment with the label in these data, outscore the pair in the
-    small subsets of the exact iterations (at a width from the spread, the
-    marginal term of the alignment grows with ``gamma``, a pair's with
-    ``gamma^2``), and an XOR pair among 10,000 features was culled in 3 of 10
-    seeds.
+    derives it and computes it for all pairs, blockwise). The members of the
+    ``screen_pairs`` best pairs survive the screen, and those of a pair
+    significant at family-wise level ``alpha`` over all the pairs scored
+    (:func:`~fscompbio.selection._pair_screen.pair_pvalues`) are fixed: an
+    established interaction is ranked by the exact iterations, not culled by
+    them. The exact iterations rank all survivors; their evidence starts
+    afresh after the screen (``docs/randsel.md``, sections 3 and 8).
 
     **Error control.** ``c_j / se_j`` is referred to a t distribution with
     ``n_batches - 1`` degrees of freedom (the batches are independent draws
