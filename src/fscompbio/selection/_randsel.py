@@ -185,13 +185,10 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``width_rule`` says. See Notes, "Width".
     width_scale : {"spread", "subset_size", "minus", "subset_median", "subset_spread"}, default="spread"
         ``"spread"``: the squared width of an iteration is ``width^2`` times
-        the interquartile range of the minus-subsets' squared distances (the
-        alignment of a Gaussian kernel sees ``gamma`` times the spread of the
-        distances only, not their level), and the plus-subsets' squared width
-        is ``(h + 1) / h`` of it, as with ``"subset_size"``; 0.5 of the spread
-        is 0.22 of the median on 100 independent features, and wider than
-        0.22 of the median on fewer or redundant ones, where that kernel is
-        nearly the identity. ``"subset_size"``: ``sigma``
+        the interquartile range of the minus-subsets' squared distances, and
+        the plus-subsets' squared width is ``(h + 1) / h`` of it, as with
+        ``"subset_size"`` (0.5 of the spread is 0.22 of the median on 100
+        independent features; see Notes, "Width"). ``"subset_size"``: ``sigma``
         is ``width`` times the minus-subsets' median distance and the squared
         width of a subset grows with its size (the plus-subsets, one feature
         larger, have ``(h + 1) / h`` the squared width of the minus-subsets of
@@ -201,8 +198,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         thesis' "Gaussian kernel with equal width"). ``"subset_median"``,
         ``"subset_spread"``: every subset at its own scale (the median or the
         interquartile range of its own squared distances on 2,000 pairs of
-        the subsample). The measurements behind ``"spread"`` are in Notes,
-        "Width".
+        the subsample).
     width_rule : {"evidence", "alignment"}, default="evidence"
         With a grid of widths: ``"alignment"`` keeps, per iteration, the width
         of largest mean alignment over its first 4 batches (the thesis' rule);
