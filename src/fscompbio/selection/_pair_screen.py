@@ -11,8 +11,9 @@ the interactions (an XOR pair) that no first-order statistic can see.
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import chi2
 
-__all__ = ["pair_product_screen", "centred_label_columns"]
+__all__ = ["pair_product_screen", "centred_label_columns", "pair_pvalues"]
 
 #: bytes of one block of the ``(block, n_features)`` products (the whole ``d x d`` matrix is never formed)
 BLOCK_BUDGET = 32 * 2**20
@@ -142,3 +143,34 @@ def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_B
     exact = exact_pair_scores(Z, Yc, best_p)
     order = np.lexsort((best_p[:, 1], best_p[:, 0], -exact))[:n_pairs]  # ties: lower indices first
     return best_p[order], exact[order]
+
+
+def pair_pvalues(scores, y, n_features, *, diagonal=True):
+    """Bonferroni-adjusted p-values of the screen's pair scores, over every pair the screen scored.
+
+    Under ``H0`` (the label independent of the features) the correlation of
+    the centred label with any fixed column has mean 0 and variance
+    ``1 / (m - 1)`` over the label's permutations, and ``(m - 1) r^2`` is
+    asymptotically ``chi^2_1``: the p-value of a binary or real target's
+    score. With ``q > 2`` classes the score sums the squared correlations of
+    the ``q`` class indicators; it is at most ``R^2 / (1 - max_c p_c)``, with
+    ``R^2`` the one-way ANOVA's share of the product's variance explained by
+    the classes (``p_c`` the class proportions) and ``(m - 1) R^2``
+    asymptotically ``chi^2_{q-1}``, so ``chi2.sf((m - 1)(1 - max_c p_c) s,
+    q - 1)`` is a conservative p-value. Each is multiplied by the number of
+    pairs scored (``d (d + 1) / 2`` with the squared features, ``d (d - 1) /
+    2`` without) and capped at 1: a pair whose adjusted p-value is at most
+    ``alpha`` has a product correlated with the label at family-wise level
+    ``alpha`` over all pairs.
+    """
+    scores = np.asarray(scores, dtype=float)
+    Yc = centred_label_columns(y)
+    m, q = Yc.shape
+    if q == 1:
+        stat, df = (m - 1) * scores, 1
+    else:
+        share = np.bincount(np.unique(np.asarray(y), return_inverse=True)[1]) / m
+        stat, df = (m - 1) * (1.0 - share.max()) * scores, q - 1
+    d = int(n_features)
+    n_tests = d * (d + 1) // 2 if diagonal else d * (d - 1) // 2
+    return np.minimum(1.0, max(n_tests, 1) * chi2.sf(stat, df))

@@ -11,7 +11,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.stats import norm, rankdata
+from scipy.stats import kurtosis, kurtosistest, norm, rankdata
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
@@ -21,7 +21,7 @@ from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_d
 from .._scaling import standardize
 from .._validation import check_target
 from ..kernels import task_of_target
-from ._pair_screen import pair_product_screen
+from ._pair_screen import pair_product_screen, pair_pvalues
 from ._randsel_inference import _normal_scores
 from ._randsel_passes import (  # noqa: F401  (balanced_subsample, random_subset_masks: re-exported)
     MAX_AUTO_PERMUTATIONS,
@@ -70,6 +70,58 @@ def normal_scores(X):
     """
     m = X.shape[0]
     return norm.ppf((rankdata(X, axis=0) - 0.5) / m)
+
+
+#: family-wise level, over the features, of the one-sided kurtosis tests (Anscombe & Glynn) that send a feature
+#: to its normal scores under ``standardize="auto"``: on data whose features are all normal, every feature keeps
+#: unit variance with probability at least 0.99; below MIN_TAIL_TEST_SAMPLES samples the test's normal
+#: approximation is not valid and every feature keeps unit variance
+HEAVY_TAIL_LEVEL = 0.01
+MIN_TAIL_TEST_SAMPLES = 20
+
+
+def heavy_tailed(X):
+    """Which columns have tails significantly heavier than a normal's (one-sided kurtosis test).
+
+    Anscombe & Glynn's test of the kurtosis (``scipy.stats.kurtosistest``,
+    ``alternative="greater"``) at level :data:`HEAVY_TAIL_LEVEL` over all the
+    columns (Bonferroni: each at ``HEAVY_TAIL_LEVEL / n_features``), so that
+    on normal data no column is heavy-tailed with probability at least 0.99
+    and only a material excess of kurtosis is flagged on many samples;
+    constant columns and data of fewer than :data:`MIN_TAIL_TEST_SAMPLES`
+    samples are never heavy-tailed.
+    """
+    m = X.shape[0]
+    if m < MIN_TAIL_TEST_SAMPLES:
+        return np.zeros(X.shape[1], dtype=bool)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # constant columns: nan, never heavy-tailed
+        p = np.asarray(kurtosistest(X, axis=0, alternative="greater").pvalue, dtype=float)
+        # Anscombe & Glynn's transform turns a strongly negative excess kurtosis (a bimodal feature) into a
+        # large positive statistic (scipy 1.17): only a kurtosis above a normal sample's mean can be heavy
+        above = kurtosis(X, axis=0, fisher=False) > 3.0 * (m - 1) / (m + 1)
+    return above & (np.nan_to_num(p, nan=1.0) < HEAVY_TAIL_LEVEL / max(X.shape[1], 1))
+
+
+def tail_adaptive_scale(X):
+    """Normal scores for the heavy-tailed columns (:func:`heavy_tailed`), unit variance for the others.
+
+    The Gaussian kernel's alignment is carried by the bulk of the pairs at a
+    width set from their spread, so a feature's scale must be its bulk's.
+    Unit variance gives that when the tails are no heavier than a normal's
+    (Gaussian, uniform, multimodal features: their modes and gaps kept as
+    they are); with heavy tails the variance is the tails', the bulk is
+    compressed and a few extreme values dominate the feature's distances.
+    Those features, and only those, get normal scores (:func:`normal_scores`),
+    which give them a standard normal marginal, bulk and tails. On a normal
+    feature the two coincide up to sampling error, so the test's level
+    matters only for features whose tails are mildly heavy.
+    """
+    Z = standardize(X)
+    heavy = heavy_tailed(X)
+    if heavy.any():
+        Z[:, heavy] = normal_scores(X[:, heavy])
+    return Z
 
 
 class EmptySelectionWarning(UserWarning):
@@ -133,13 +185,10 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``width_rule`` says. See Notes, "Width".
     width_scale : {"spread", "subset_size", "minus", "subset_median", "subset_spread"}, default="spread"
         ``"spread"``: the squared width of an iteration is ``width^2`` times
-        the interquartile range of the minus-subsets' squared distances (the
-        alignment of a Gaussian kernel sees ``gamma`` times the spread of the
-        distances only, not their level), and the plus-subsets' squared width
-        is ``(h + 1) / h`` of it, as with ``"subset_size"``; 0.5 of the spread
-        is 0.22 of the median on 100 independent features, and wider than
-        0.22 of the median on fewer or redundant ones, where that kernel is
-        nearly the identity. ``"subset_size"``: ``sigma``
+        the interquartile range of the minus-subsets' squared distances, and
+        the plus-subsets' squared width is ``(h + 1) / h`` of it, as with
+        ``"subset_size"`` (0.5 of the spread is 0.22 of the median on 100
+        independent features; see Notes, "Width"). ``"subset_size"``: ``sigma``
         is ``width`` times the minus-subsets' median distance and the squared
         width of a subset grows with its size (the plus-subsets, one feature
         larger, have ``(h + 1) / h`` the squared width of the minus-subsets of
@@ -149,8 +198,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         thesis' "Gaussian kernel with equal width"). ``"subset_median"``,
         ``"subset_spread"``: every subset at its own scale (the median or the
         interquartile range of its own squared distances on 2,000 pairs of
-        the subsample). The measurements behind ``"spread"`` are in Notes,
-        "Width".
+        the subsample).
     width_rule : {"evidence", "alignment"}, default="evidence"
         With a grid of widths: ``"alignment"`` keeps, per iteration, the width
         of largest mean alignment over its first 4 batches (the thesis' rule);
@@ -209,16 +257,19 @@ class RandSel(SelectorMixin, BaseEstimator):
         Draw class-balanced subsamples (classification only). With
         ``balanced=False`` a subsample that holds a single class (no alignment)
         is redrawn; a setup where that happens more often than not is refused.
-    standardize : bool or "normal_scores", default=True
-        ``True``: scale every feature to zero mean and unit variance first, so
-        that an equal-width Gaussian kernel weighs the features equally (the
-        noise features of the Weston sets have standard deviation 20).
-        ``"normal_scores"``: replace every feature by its normal scores
-        ``Phi^-1((rank - 1/2) / m)``, a monotone transform to a standard normal
-        marginal, so that the features weigh equally in distribution, not
-        only in variance: a few extreme values no longer compress a feature's
-        bulk and dominate its distances, but a multimodal feature's modes move
-        closer (see Notes, "Width"). ``False``: the data as given.
+    standardize : "auto", bool or "normal_scores", default="auto"
+        ``"auto"``: unit variance for every feature whose tails are no
+        heavier than a normal's, normal scores for the others (one-sided
+        kurtosis tests at family-wise level 0.01 over the features,
+        :func:`tail_adaptive_scale`): an
+        equal-width Gaussian kernel then weighs the features by their bulk,
+        and a few extreme values neither compress a feature's bulk nor
+        dominate its distances, while a multimodal feature keeps its modes
+        (see Notes, "Scales"). ``True``: zero mean and unit variance for every
+        feature (the noise features of the Weston sets have standard
+        deviation 20). ``"normal_scores"``: every feature replaced by its
+        normal scores ``Phi^-1((rank - 1/2) / m)``. ``False``: the data as
+        given.
     estimator : {"unbiased", "biased"}, default="unbiased"
         ``"unbiased"``: ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))`` with the
         unbiased HSIC1 of Song et al., "Feature selection via dependence
@@ -270,6 +321,10 @@ class RandSel(SelectorMixin, BaseEstimator):
         not screen or ``screen_pairs=0``).
     screen_pair_scores_ : ndarray of shape (n_pairs,)
         Their squared correlations with the centred label.
+    screen_pair_pvalues_ : ndarray of shape (n_pairs,)
+        Their p-values, Bonferroni-adjusted over all the pairs scored
+        (:func:`~fscompbio.selection._pair_screen.pair_pvalues`); the members
+        of the pairs at or below ``alpha`` are fixed (``fixed_``).
     n_permutations_ : int
         Label permutations run (0 unless the fit screened).
     test_zscores_ : ndarray of shape (n_features_in_,) or None
@@ -307,7 +362,8 @@ class RandSel(SelectorMixin, BaseEstimator):
     subsample_ : int
         Samples per subsample.
     fixed_ : ndarray of int
-        Features fixed during the run.
+        Features fixed during the run (``fix_after``), and the members of the
+        second-order screen's significant pairs (``screen_pair_pvalues_``).
     evidence_ : ndarray of shape (n_features_in_,)
         Stouffer's sum of each feature's normal scores over the iterations it
         was alive (the culling key of ``cull_by="evidence"``).
@@ -319,36 +375,24 @@ class RandSel(SelectorMixin, BaseEstimator):
     ``docs/randsel.md`` (this implementation's changes) and
     ``docs/deviations.md`` (the earlier deviations from the thesis).
 
-    **Width.** The thesis chooses the width by maximal alignment, but the
-    centred alignment of a kernel that tends to the identity tends to
-    ``1 / sqrt(m - 1)``, so that rule picks the floor of any grid. The width
-    is fixed, and the alignment is HSIC1 (the off-diagonal signal only). The
-    alignment of ``exp(-gamma D)`` does not change when every distance ``D``
-    moves by a constant: it sees ``gamma`` times the spread of the distances,
-    not their level. The distances of ``h`` independent features concentrate
-    (spread over median ~ ``1 / sqrt(h)``), so a fixed fraction of the
-    median (0.22, where XOR and the non-linear Weston sets rank best on
-    random halves of 200 features) is a kernel several times narrower on few
-    or redundant features: on breast cancer (30 correlated features) the
-    log-kernel spans ``gamma (q90 - q10) = 29`` over the bulk of the pairs of
-    a 15-feature subset against 4 on a 100-feature half of XOR, nearly the
-    identity, and ``selected_`` held 2 features. The width is therefore set
-    from the spread (``width_scale="spread"``: ``sigma^2 = 0.5^2`` times the
-    interquartile range of the minus-subsets' squared distances, 0.22 of the
-    median on 100 independent features), and the plus-subsets' squared width
-    is ``(h + 1) / h`` of it (at one width for both the plus-subset's kernel
-    is narrower relative to its own distances, and on breast cancer that
-    narrowing made every contribution negative). On 100-feature non-linear
-    Weston sets the spread's kernel is a little wider than the median's
-    and ranks the 5 relevant features a little worse (4.1 of 5 in the top 5
-    against 4.6, seeds 0-9). A second cause is the features' marginals, not
-    the width: on linear Zhang with feature noise, 5% of the relevant values
-    with standard deviation 10 compress the relevant features under unit
-    variance (median squared difference 0.23, against 0.91 as normal scores)
-    and dominate their distances; ``standardize="normal_scores"`` ranks 8.3
-    of 10 relevant features in the top 10 there against 5.0, but moves the
-    two modes of each non-linear Weston feature closer, so it is an option,
-    not the default.
+    **Width.** The width is fixed per iteration rather than chosen by
+    maximal alignment (the centred alignment of a kernel that tends to the
+    identity tends to ``1 / sqrt(m - 1)``, so that rule picks the floor of
+    any grid), and the alignment is HSIC1 (the off-diagonal signal only).
+    The alignment of ``exp(-gamma D)`` sees ``gamma`` times the spread of
+    the distances, not their level, so the width is set from their spread
+    (``width_scale="spread"``: ``sigma^2 = width^2`` times the interquartile
+    range of the minus-subsets' squared distances), and the plus-subsets'
+    squared width is ``(h + 1) / h`` of it, so that a feature of average
+    spread leaves the kernel's width relative to the distances unchanged
+    (``docs/randsel.md``, sections 1 and 6).
+
+    **Scales.** At a width set from the spread the kernel is carried by
+    the bulk of the pairs, so each feature's scale must be its bulk's: unit
+    variance, unless the feature's tails are significantly heavier than a
+    normal's (its variance is then the tails'), in which case its normal
+    scores (``standardize="auto"``; ``docs/randsel.md``, section 7).
+    Light-tailed multimodal features keep their modes apart.
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
     plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
@@ -369,9 +413,13 @@ class RandSel(SelectorMixin, BaseEstimator):
     without marginal effects; the second-order term of the same expansion
     holds, for every pair, the squared covariance of the centred label with
     the pair's product (:func:`~fscompbio.selection._pair_screen.pair_product_screen`
-    derives it and computes it for all pairs, blockwise), and the members of
-    the ``screen_pairs`` best pairs survive the screen. The exact iterations
-    then rank all survivors; their evidence starts afresh after the screen.
+    derives it and computes it for all pairs, blockwise). The members of the
+    ``screen_pairs`` best pairs survive the screen, and those of a pair
+    significant at family-wise level ``alpha`` over all the pairs scored
+    (:func:`~fscompbio.selection._pair_screen.pair_pvalues`) are fixed: an
+    established interaction is ranked by the exact iterations, not culled by
+    them. The exact iterations rank all survivors; their evidence starts
+    afresh after the screen (``docs/randsel.md``, sections 3 and 8).
 
     **Error control.** ``c_j / se_j`` is referred to a t distribution with
     ``n_batches - 1`` degrees of freedom (the batches are independent draws
@@ -450,7 +498,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_pairs": [Interval(Integral, 0, None, closed="left")],
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
         "balanced": ["boolean"],
-        "standardize": ["boolean", StrOptions({"normal_scores"})],
+        "standardize": ["boolean", StrOptions({"normal_scores", "auto"})],
         "estimator": [StrOptions({"biased", "unbiased"})],
         "label_kernel": [StrOptions({"auto", "linear", "balanced", "onehot", "gaussian"})],
         "n_features_to_select": [Interval(Integral, 1, None, closed="left"), None],
@@ -479,7 +527,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen_pairs=SCREEN_PAIRS,
         n_permutations="auto",
         balanced=False,
-        standardize=True,
+        standardize="auto",
         estimator="unbiased",
         label_kernel="auto",
         n_features_to_select=None,
@@ -526,6 +574,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         check_target(y)
         if self.standardize == "normal_scores":
             X = normal_scores(X)
+        elif self.standardize == "auto":
+            X = tail_adaptive_scale(X)
         elif self.standardize:
             X = standardize(X)
         grid = self._width_grid()
@@ -558,9 +608,14 @@ class RandSel(SelectorMixin, BaseEstimator):
         protected = np.zeros(d, dtype=bool)  # the second-order screen's pairs: never culled by the screen
         self.screen_pairs_ = np.empty((0, 2), dtype=int)
         self.screen_pair_scores_ = np.empty(0)
+        self.screen_pair_pvalues_ = np.empty(0)
         if self.screen_above is not None and d > self.screen_above and self.screen_pairs > 0:
             self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y, self.screen_pairs)
             protected[self.screen_pairs_.ravel()] = True
+            # a pair whose product is correlated with the label at family-wise level alpha over all pairs is
+            # an established interaction: fixed, so that the exact iterations rank it but never cull it
+            self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y, d)
+            fixed[self.screen_pairs_[self.screen_pair_pvalues_ <= self.alpha].ravel()] = True
         hist = dict(c=[], se=[], z=[], width=[], align=[], n_subsets=[], n_batches=[], screen=[], support=[])
         while surv.size > self.min_features and not np.all(fixed[surv]):
             hist["support"].append(surv.copy())
