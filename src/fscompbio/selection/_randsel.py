@@ -54,9 +54,9 @@ __all__ = [
 ]
 
 
-#: the randSel settings of the workflow's archived runs, made before the width fix (``width_scale="subset_size"``)
-#: and the pair screen (``screen_pairs``) became the defaults: the workflow's randSel jobs keep them, so that the
-#: code reproduces its archived results byte for byte, until those runs are made again with the new defaults
+#: the randSel settings of the workflow's runs archived before 2026-11-26, made before the width fix
+#: (``width_scale="spread"``), the heavy-tail scaling (``standardize="auto"``) and the pair screen
+#: (``screen_pairs``) became the defaults: pass them to reproduce those runs' randSel
 ARCHIVED_RANDSEL = {"width_scale": "minus", "width": 0.22, "standardize": True, "screen_pairs": 0}
 
 
