@@ -42,7 +42,7 @@ Candidates (``RandSel`` parameters; every other one at its default):
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and four of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d]
-[--candidates 'size 0.22;spread 0.5 + ns']``. Each part stays under about 5 minutes on one core.
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2]``. Each part stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
 
@@ -233,7 +233,9 @@ def bench_c(args):
 def bench_d(args):
     from sklearn.feature_selection import f_classif
 
-    print("\n(d) micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (chosen in each training part)")
+    splits = [int(k) for k in args.split_seeds.split(",")]
+    print("\n(d) micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (chosen in each training part); "
+          f"fold splits (shuffle seeds) {splits}: mean (per split)")
     labels = [k for k in CANDIDATES if k in ARRAY_CANDIDATES]
     print("| data set | f_classif | " + " | ".join(labels) + " |")
     print("| --- " * (len(labels) + 2) + "|")
@@ -243,22 +245,23 @@ def bench_d(args):
             continue
         ds = load_csv_dataset(path)
         X, y = ds.X, ds.y
-        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
-        accs = []
-        for tr, te in folds:
-            with warnings.catch_warnings():  # constant genes in a training part
-                warnings.simplefilter("ignore")
-                cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
-            accs.append(make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
-        cells = [f"{np.mean(accs):.3f}"]
-        for lab in labels:
-            accs = []
-            for tr, te in folds:
-                sel = fit(CANDIDATES[lab], X[tr], y[tr], random_state=0, n_features_to_select=50)
-                cols = top(sel, 50)
-                m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
-                accs.append(m.score(X[te][:, cols], y[te]))
-            cells.append(f"{np.mean(accs):.3f}")
+        per = {lab: [] for lab in ["f_classif"] + labels}
+        for split in splits:
+            folds = list(StratifiedKFold(5, shuffle=True, random_state=split).split(X, y))
+            for lab in per:
+                accs = []
+                for tr, te in folds:
+                    if lab == "f_classif":
+                        with warnings.catch_warnings():  # constant genes in a training part
+                            warnings.simplefilter("ignore")
+                            cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
+                    else:
+                        cols = top(fit(CANDIDATES[lab], X[tr], y[tr], random_state=0, n_features_to_select=50), 50)
+                    m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
+                    accs.append(m.score(X[te][:, cols], y[te]))
+                per[lab].append(float(np.mean(accs)))
+        cells = [f"{np.mean(v):.3f}" + (f" ({', '.join(f'{a:.3f}' for a in v)})" if len(v) > 1 else "")
+                 for v in per.values()]
         print(f"| {name} {X.shape[0]}x{X.shape[1]} | " + " | ".join(cells) + " |", flush=True)
 
 
@@ -268,6 +271,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--split-seeds", default="0", help="(d): comma-separated shuffle seeds of the 5-fold splits")
     ap.add_argument("--candidates", default=None, help="semicolon-separated candidate labels (default: all)")
     args = ap.parse_args()
     print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
