@@ -330,7 +330,9 @@ class RandSel(SelectorMixin, BaseEstimator):
     standardize : "auto", bool or "normal_scores", default="auto"
         ``"auto"``: unit variance for every feature whose tails are no
         heavier than a normal's, normal scores for the others (one-sided
-        kurtosis tests at family-wise level 0.01 over the features,
+        kurtosis tests at family-wise level 0.01 over the features; for class
+        labels the kurtosis of the values standardised within each class,
+        pooled, so that the classes' separation is not counted as tails;
         :func:`tail_adaptive_scale`): an
         equal-width Gaussian kernel then weighs the features by their bulk,
         and a few extreme values neither compress a feature's bulk nor
@@ -461,7 +463,7 @@ class RandSel(SelectorMixin, BaseEstimator):
     the bulk of the pairs, so each feature's scale must be its bulk's: unit
     variance, unless the feature's tails are significantly heavier than a
     normal's (its variance is then the tails'), in which case its normal
-    scores (``standardize="auto"``; ``docs/randsel.md``, section 7).
+    scores (``standardize="auto"``; ``docs/randsel.md``, sections 7 and 9).
     Light-tailed multimodal features keep their modes apart.
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
