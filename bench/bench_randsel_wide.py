@@ -189,8 +189,8 @@ def bench_a(args):
         print("| --- " * (len(ranked) + 1) + "|")
         for name, shape, res in rows:
             if name.startswith("planted"):
-                print(f"| {name} | " + " | ".join(f"{res[k][2]:.1f} / {res[k][3]:.3f} / {res[k][4]:.3f} / {res[k][5]:.3f}"
-                                                   for k in ranked) + " |")
+                print(f"| {name} | " + " | ".join(
+                    f"{res[k][2]:.1f} / {res[k][3]:.3f} / {res[k][4]:.3f} / {res[k][5]:.3f}" for k in ranked) + " |")
 
 
 def bench_b(args):

@@ -477,7 +477,8 @@ def test_within_class_kurtosis_is_scipys_test_on_one_class_and_calibrated_under_
     level 0.05 it rejects about 5% of such features (class sizes 40 and 20, means 10 apart, standard
     deviations 1 and 5), and none of them at the family-wise level, where the marginal test flags nothing
     either here but a gene 'on' in one class only (a bulk of near-zero values, the other class far out) is
-    flagged by the marginal test and not by the within-class one (its class means differ); within-class outliers are flagged."""
+    flagged by the marginal test and not by the within-class one (its class means differ); within-class
+    outliers are flagged."""
     from scipy.stats import kurtosistest, norm
 
     rng = np.random.default_rng(0)
