@@ -25,7 +25,10 @@ Candidates (``RandSel`` parameters; every other one at its default):
 - ``+ ns``: the same with ``standardize="normal_scores"`` (every feature's normal scores, a monotone
   transform to a standard normal marginal) in place of unit variance;
 - ``+ tails (default)``: ``standardize="auto"``: normal scores only for the features whose tails are
-  significantly heavier than a normal's (one-sided kurtosis test), unit variance for the others.
+  significantly heavier than a normal's (one-sided kurtosis test; for class labels the kurtosis of the
+  values standardised within each class, pooled: the tails of the noise, not of the signal), unit variance
+  for the others; ``+ marginal tails (before)``: the same with the marginal kurtosis test (blind to the
+  classes), the default before the within-class test.
 
 (a) breast cancer (scikit-learn, 569 x 30): size of ``selected_`` (seed 0, all samples, standardised) and a
     Gaussian SVM's 10-fold accuracy (stratified, shuffled, seed 0) on it; against the SVM on all features.
@@ -36,10 +39,10 @@ Candidates (``RandSel`` parameters; every other one at its default):
     non-linear Weston and the size of ``selected_`` on the fake class (no feature relevant).
 (c) XOR 300 x 200, columns permuted: in how many of 20 seeds (``--quick``: 5) the pair is randSel's top 2.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
-    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and three of the candidates.
+    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and four of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d]
-[--candidates 'size 0.22;spread 0.5 + ns']``. Each part stays under about 5 minutes on one core.
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2]``. Each part stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
 
@@ -64,6 +67,7 @@ from threadpoolctl import threadpool_limits
 import fscompbio
 from fscompbio.datasets import load_csv_dataset, make_dataset
 from fscompbio.selection import RandSel
+from fscompbio.selection._randsel import tail_adaptive_scale
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
@@ -79,10 +83,12 @@ CANDIDATES = {
     "size 0.22 + ns": dict(width_scale="subset_size", width=0.22, **NS),
     "spread 0.4 + ns": dict(width_scale="spread", width=0.4, **NS),
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
+    "spread 0.5 + marginal tails (before)": dict(width_scale="spread", width=0.5, marginal_tails=True),
     "spread 0.5 + tails (default)": dict(width_scale="spread", width=0.5, **AUTO),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
-ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + tails (default)")
+ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
+                    "spread 0.5 + tails (default)")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),
@@ -97,6 +103,9 @@ def permuted(name, seed):
 
 
 def fit(kw, X, y, **more):
+    kw = dict(kw)
+    if kw.pop("marginal_tails", False):  # the tails tested on the marginals, blind to the classes
+        X, kw["standardize"] = tail_adaptive_scale(X), False
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return RandSel(**kw, **more).fit(X, y)
@@ -224,7 +233,9 @@ def bench_c(args):
 def bench_d(args):
     from sklearn.feature_selection import f_classif
 
-    print("\n(d) micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (chosen in each training part)")
+    splits = [int(k) for k in args.split_seeds.split(",")]
+    print("\n(d) micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (chosen in each training part); "
+          f"fold splits (shuffle seeds) {splits}: mean (per split)")
     labels = [k for k in CANDIDATES if k in ARRAY_CANDIDATES]
     print("| data set | f_classif | " + " | ".join(labels) + " |")
     print("| --- " * (len(labels) + 2) + "|")
@@ -234,22 +245,23 @@ def bench_d(args):
             continue
         ds = load_csv_dataset(path)
         X, y = ds.X, ds.y
-        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
-        accs = []
-        for tr, te in folds:
-            with warnings.catch_warnings():  # constant genes in a training part
-                warnings.simplefilter("ignore")
-                cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
-            accs.append(make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
-        cells = [f"{np.mean(accs):.3f}"]
-        for lab in labels:
-            accs = []
-            for tr, te in folds:
-                sel = fit(CANDIDATES[lab], X[tr], y[tr], random_state=0, n_features_to_select=50)
-                cols = top(sel, 50)
-                m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
-                accs.append(m.score(X[te][:, cols], y[te]))
-            cells.append(f"{np.mean(accs):.3f}")
+        per = {lab: [] for lab in ["f_classif"] + labels}
+        for split in splits:
+            folds = list(StratifiedKFold(5, shuffle=True, random_state=split).split(X, y))
+            for lab in per:
+                accs = []
+                for tr, te in folds:
+                    if lab == "f_classif":
+                        with warnings.catch_warnings():  # constant genes in a training part
+                            warnings.simplefilter("ignore")
+                            cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
+                    else:
+                        cols = top(fit(CANDIDATES[lab], X[tr], y[tr], random_state=0, n_features_to_select=50), 50)
+                    m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
+                    accs.append(m.score(X[te][:, cols], y[te]))
+                per[lab].append(float(np.mean(accs)))
+        cells = [f"{np.mean(v):.3f}" + (f" ({', '.join(f'{a:.3f}' for a in v)})" if len(v) > 1 else "")
+                 for v in per.values()]
         print(f"| {name} {X.shape[0]}x{X.shape[1]} | " + " | ".join(cells) + " |", flush=True)
 
 
@@ -259,6 +271,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--split-seeds", default="0", help="(d): comma-separated shuffle seeds of the 5-fold splits")
     ap.add_argument("--candidates", default=None, help="semicolon-separated candidate labels (default: all)")
     args = ap.parse_args()
     print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "

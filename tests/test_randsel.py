@@ -471,6 +471,46 @@ def test_heavy_tails_get_normal_scores_and_light_tails_keep_unit_variance():
     assert np.array_equal(a.contributions_, b.contributions_, equal_nan=True)
 
 
+def test_within_class_kurtosis_is_scipys_test_on_one_class_and_calibrated_under_class_shifts():
+    """Without labels the pooled within-class kurtosis test is scipy's kurtosistest (Anscombe & Glynn);
+    with labels its null is a feature normal within each class with any class means and variances: at
+    level 0.05 it rejects about 5% of such features (class sizes 40 and 20, means 10 apart, standard
+    deviations 1 and 5), and none of them at the family-wise level, where the marginal test flags nothing
+    either here but a gene 'on' in one class only (a bulk of near-zero values, the other class far out) is
+    flagged by the marginal test and not by the within-class one (its class means differ); within-class
+    outliers are flagged."""
+    from scipy.stats import kurtosistest, norm
+
+    rng = np.random.default_rng(0)
+    for m in (20, 57, 300):
+        X = rng.standard_t(5, size=(m, 30))
+        b2, mean, var, k3, _ = rs.within_class_kurtosis(X, np.zeros(m))
+        np.testing.assert_allclose(rs._anscombe_glynn_z(b2, mean, var, k3), kurtosistest(X, axis=0).statistic,
+                                   atol=1e-10)
+    y = np.r_[np.zeros(40), np.ones(20)]
+    rejected = []
+    for seed in range(40):
+        X = np.random.default_rng(seed).normal(size=(60, 100)) * np.where(y[:, None] == 1, 5, 1) + 10 * y[:, None]
+        b2, mean, var, k3, _ = rs.within_class_kurtosis(X, y)
+        rejected.append(np.mean(norm.sf(rs._anscombe_glynn_z(b2, mean, var, k3)) < 0.05))
+        assert not rs.heavy_tailed(X, y).any()
+    assert 0.035 <= np.mean(rejected) <= 0.065, np.mean(rejected)
+    y = np.r_[np.zeros(180), np.ones(20)]
+    on = rng.normal(size=(200, 3)) + 8.0 * y[:, None]  # one-class gene: 10% of the samples far out
+    on[:180] = 0.2 * rng.normal(size=(180, 3))
+    out = rng.normal(size=(200, 3))
+    mask = rng.random((200, 3)) < 0.05
+    out[mask] = 10 * rng.normal(size=mask.sum())
+    X = np.hstack([on, out, rng.normal(size=(200, 10))])
+    within, marginal = rs.heavy_tailed(X, y), rs.heavy_tailed(X)
+    assert within[:6].tolist() == [False] * 3 + [True] * 3, np.flatnonzero(within)
+    assert marginal[:6].all(), np.flatnonzero(marginal)
+    assert np.array_equal(rs.heavy_tailed(X, np.linspace(0, 1, 200)), marginal)  # a real target: marginal
+    from fscompbio._scaling import standardize
+
+    np.testing.assert_array_equal(rs.tail_adaptive_scale(X, y)[:, :3], standardize(X)[:, :3])
+
+
 @pytest.mark.slow
 def test_heavy_tailed_relevant_features_rank_under_auto_scales():
     """Linear Zhang with feature noise (draws 0-2): the relevant features, whose 5% outliers compress their bulk

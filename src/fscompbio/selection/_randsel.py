@@ -11,7 +11,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.stats import kurtosis, kurtosistest, norm, rankdata
+from scipy.stats import norm, rankdata
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
@@ -78,32 +78,100 @@ def normal_scores(X):
 #: approximation is not valid and every feature keeps unit variance
 HEAVY_TAIL_LEVEL = 0.01
 MIN_TAIL_TEST_SAMPLES = 20
+#: classes of fewer samples do not enter the within-class test (the kurtosis' null moments need 4)
+MIN_TAIL_CLASS_SAMPLES = 5
 
 
-def heavy_tailed(X):
+def _kurtosis_null_moments(n):
+    """Mean, variance and third cumulant of a normal sample's kurtosis ``b2`` on ``n`` values.
+
+    Pearson's exact moments, as in D'Agostino, Belanger & D'Agostino (1990), "A suggestion for using
+    powerful and informative tests of normality" (the moments ``scipy.stats.kurtosistest`` uses)."""
+    n = np.asarray(n, dtype=float)
+    mean = 3.0 * (n - 1) / (n + 1)
+    var = 24.0 * n * (n - 2) * (n - 3) / ((n + 1) ** 2 * (n + 3) * (n + 5))
+    skew = 6.0 * (n * n - 5 * n + 2) / ((n + 7) * (n + 9)) * np.sqrt(6.0 * (n + 3) * (n + 5) / (n * (n - 2) * (n - 3)))
+    return mean, var, skew * var**1.5
+
+
+def _anscombe_glynn_z(b2, mean, var, k3):
+    """Anscombe & Glynn's (1983) normal deviate of a kurtosis with the given null mean, variance and third
+    cumulant (a Pearson type III fitted to the three moments, then Wilson & Hilferty's cube root)."""
+    x = (b2 - mean) / np.sqrt(var)
+    sb1 = k3 / var**1.5
+    A = 6.0 + 8.0 / sb1 * (2.0 / sb1 + np.sqrt(1.0 + 4.0 / sb1**2))
+    term1 = 1.0 - 2.0 / (9.0 * A)
+    denom = 1.0 + x * np.sqrt(2.0 / (A - 4.0))
+    term2 = np.sign(denom) * np.cbrt((1.0 - 2.0 / A) / np.where(denom == 0.0, np.nan, np.abs(denom)))
+    return (term1 - term2) / np.sqrt(2.0 / (9.0 * A))
+
+
+def within_class_kurtosis(X, groups):
+    """Pooled kurtosis of the values standardised within each group, with its null moments.
+
+    Every column is centred and scaled to unit variance within each group (class) of at least
+    :data:`MIN_TAIL_CLASS_SAMPLES` samples where it is not constant, and the fourth moment is averaged over
+    the pooled values: ``b2 = sum_c (n_c / n) b2_c`` with ``b2_c`` the kurtosis within group ``c`` and ``n``
+    the samples of the groups used. If the column is normal within each group (any means, any variances),
+    the ``b2_c`` are independent with Pearson's exact moments, so ``b2``'s null mean, variance and third
+    cumulant are their ``n_c / n``-weighted sums (weights to the first, second and third power). Returns
+    ``b2``, those three moments (each ``(n_features,)``) and ``n`` (nan where no group is usable).
+    """
+    X = np.asarray(X, dtype=float)
+    groups = np.asarray(groups)
+    d = X.shape[1]
+    b2w, mean, var, k3, n = (np.zeros(d) for _ in range(5))
+    for g in np.unique(groups):
+        Xg = X[groups == g]
+        ng = Xg.shape[0]
+        if ng < MIN_TAIL_CLASS_SAMPLES:
+            continue
+        Zg = Xg - Xg.mean(axis=0)
+        m2 = np.mean(Zg**2, axis=0)
+        ok = m2 > 1e-24 * np.maximum(np.mean(Xg**2, axis=0), np.finfo(float).tiny)
+        with np.errstate(all="ignore"):
+            b2g = np.where(ok, np.mean(Zg**4, axis=0) / np.where(ok, m2, 1.0) ** 2, 0.0)
+        mg, vg, kg = _kurtosis_null_moments(ng)
+        b2w += ok * ng * b2g
+        mean += ok * ng * mg
+        var += ok * ng**2 * vg
+        k3 += ok * ng**3 * kg
+        n += ok * ng
+    with np.errstate(all="ignore"):
+        return b2w / n, mean / n, var / n**2, k3 / n**3, np.where(n > 0, n, np.nan)
+
+
+def heavy_tailed(X, y=None):
     """Which columns have tails significantly heavier than a normal's (one-sided kurtosis test).
 
-    Anscombe & Glynn's test of the kurtosis (``scipy.stats.kurtosistest``,
-    ``alternative="greater"``) at level :data:`HEAVY_TAIL_LEVEL` over all the
-    columns (Bonferroni: each at ``HEAVY_TAIL_LEVEL / n_features``), so that
-    on normal data no column is heavy-tailed with probability at least 0.99
-    and only a material excess of kurtosis is flagged on many samples;
-    constant columns and data of fewer than :data:`MIN_TAIL_TEST_SAMPLES`
-    samples are never heavy-tailed.
+    Anscombe & Glynn's test of the kurtosis at level :data:`HEAVY_TAIL_LEVEL` over all the columns
+    (Bonferroni: each at ``HEAVY_TAIL_LEVEL / n_features``), so that on normal data no column is
+    heavy-tailed with probability at least 0.99 and only a material excess of kurtosis is flagged on many
+    samples. Without ``y``, or with a real-valued ``y``, the test is marginal (``scipy.stats.kurtosistest``,
+    ``alternative="greater"``). With class labels ``y`` it is the tails of the noise that are tested, not
+    of the signal: the kurtosis of the values standardised within each class, pooled over the classes
+    (:func:`within_class_kurtosis`), whose null is a feature normal within every class with any class means
+    and variances; a feature whose class means differ (a gene expressed in one class only) is then not
+    heavy-tailed for that, while outlying values within the classes still are. Constant columns and data of
+    fewer than :data:`MIN_TAIL_TEST_SAMPLES` samples (in the classes of at least
+    :data:`MIN_TAIL_CLASS_SAMPLES`) are never heavy-tailed.
     """
-    m = X.shape[0]
-    if m < MIN_TAIL_TEST_SAMPLES:
-        return np.zeros(X.shape[1], dtype=bool)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # constant columns: nan, never heavy-tailed
-        p = np.asarray(kurtosistest(X, axis=0, alternative="greater").pvalue, dtype=float)
-        # Anscombe & Glynn's transform turns a strongly negative excess kurtosis (a bimodal feature) into a
-        # large positive statistic (scipy 1.17): only a kurtosis above a normal sample's mean can be heavy
-        above = kurtosis(X, axis=0, fisher=False) > 3.0 * (m - 1) / (m + 1)
-    return above & (np.nan_to_num(p, nan=1.0) < HEAVY_TAIL_LEVEL / max(X.shape[1], 1))
+    X = np.asarray(X, dtype=float)
+    m, d = X.shape
+    if y is None or task_of_target(y) == "regression":
+        groups = np.zeros(m, dtype=int)
+    else:
+        groups = np.asarray(y)
+    b2, mean, var, k3, n = within_class_kurtosis(X, groups)
+    with np.errstate(all="ignore"):
+        z = _anscombe_glynn_z(b2, mean, var, k3)
+        # the transform turns a strongly negative excess kurtosis (a bimodal feature) into a large positive
+        # statistic: only a kurtosis above a normal sample's mean can be heavy
+        p = np.where((n >= MIN_TAIL_TEST_SAMPLES) & (b2 > mean), norm.sf(z), 1.0)
+    return np.nan_to_num(p, nan=1.0) < HEAVY_TAIL_LEVEL / max(d, 1)
 
 
-def tail_adaptive_scale(X):
+def tail_adaptive_scale(X, y=None):
     """Normal scores for the heavy-tailed columns (:func:`heavy_tailed`), unit variance for the others.
 
     The Gaussian kernel's alignment is carried by the bulk of the pairs at a
@@ -115,10 +183,12 @@ def tail_adaptive_scale(X):
     Those features, and only those, get normal scores (:func:`normal_scores`),
     which give them a standard normal marginal, bulk and tails. On a normal
     feature the two coincide up to sampling error, so the test's level
-    matters only for features whose tails are mildly heavy.
+    matters only for features whose tails are mildly heavy. With class labels
+    ``y`` the tails are tested within the classes (:func:`heavy_tailed`): a
+    feature whose classes are apart keeps its gap.
     """
     Z = standardize(X)
-    heavy = heavy_tailed(X)
+    heavy = heavy_tailed(X, y)
     if heavy.any():
         Z[:, heavy] = normal_scores(X[:, heavy])
     return Z
@@ -260,7 +330,9 @@ class RandSel(SelectorMixin, BaseEstimator):
     standardize : "auto", bool or "normal_scores", default="auto"
         ``"auto"``: unit variance for every feature whose tails are no
         heavier than a normal's, normal scores for the others (one-sided
-        kurtosis tests at family-wise level 0.01 over the features,
+        kurtosis tests at family-wise level 0.01 over the features; for class
+        labels the kurtosis of the values standardised within each class,
+        pooled, so that the classes' separation is not counted as tails;
         :func:`tail_adaptive_scale`): an
         equal-width Gaussian kernel then weighs the features by their bulk,
         and a few extreme values neither compress a feature's bulk nor
@@ -391,7 +463,7 @@ class RandSel(SelectorMixin, BaseEstimator):
     the bulk of the pairs, so each feature's scale must be its bulk's: unit
     variance, unless the feature's tails are significantly heavier than a
     normal's (its variance is then the tails'), in which case its normal
-    scores (``standardize="auto"``; ``docs/randsel.md``, section 7).
+    scores (``standardize="auto"``; ``docs/randsel.md``, sections 7 and 9).
     Light-tailed multimodal features keep their modes apart.
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
@@ -575,7 +647,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         if self.standardize == "normal_scores":
             X = normal_scores(X)
         elif self.standardize == "auto":
-            X = tail_adaptive_scale(X)
+            X = tail_adaptive_scale(X, y)
         elif self.standardize:
             X = standardize(X)
         grid = self._width_grid()
