@@ -47,3 +47,55 @@ def test_a_dirty_checkout_is_refused(tmp_path):
     (tmp_path / "a.txt").write_text("b\n")
     with pytest.raises(ValueError, match="uncommitted changes"):
         Q.run(tmp_path)
+
+
+def test_the_block_splits_the_cpu_time_when_the_record_does():
+    cost = {"commit": "0123456789abcdef", "config": "config.yaml", "cores": 2, "jobs": 150, "cpu_seconds": 900.0,
+            "wall_seconds": 480.0, "load_at_start": 0.1, "date": "2026-01-01", "snakemake_cpu_seconds": 60.0,
+            "jobs_cpu_seconds": 780.0,
+            "stages": {"chapter4": {"jobs": 26, "cpu_seconds": 300.0}, "chapter3": {"jobs": 26, "cpu_seconds": 240.0},
+                       "chapter5": {"jobs": 30, "cpu_seconds": 120.0}, "paper": {"jobs": 4, "cpu_seconds": 66.0},
+                       "figures": {"jobs": 9, "cpu_seconds": 54.0}}}
+    text = Q.run_cost_block(cost)
+    assert "its jobs measured 13.0 CPU-minutes themselves" in text
+    assert "(largest stages, CPU-minutes: chapter4 5.0, chapter3 4.0, chapter5 2.0, paper 1.1)" in text
+    assert "and the Snakemake process 1.0 (scheduling" in text and "figures" not in text
+    older = {k: v for k, v in cost.items() if k not in ("snakemake_cpu_seconds", "jobs_cpu_seconds", "stages")}
+    assert "CPU-minutes themselves" not in Q.run_cost_block(older)
+
+
+def test_jobs_cpu_by_stage_reads_the_jobs_own_measures(tmp_path):
+    import os
+    import time
+
+    def log(rel, cpu, mtime=None):
+        path = tmp_path / "logs" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("INFO:root:work\n" + ("" if cpu is None else
+                        f"job resources: wall_s=9.00 cpu_s={cpu:.2f} max_rss_mb=200.0\n"))
+        if mtime is not None:
+            os.utime(path, (mtime, mtime))
+
+    now = time.time()
+    log("chapter3/folds/xor/a/folds0-2.log", 12.5)
+    log("chapter3/summaries.log", 2.25)
+    log("chapter4/folds/xor/a/folds0-2.log", 20.0)
+    log("environment.log", 0.5)
+    log("chapter5/failed.log", None)                      # no resources line: not counted
+    log("chapter4/old.log", 99.0, mtime=now - 3600)       # an earlier run's log: not counted
+    stages = Q.jobs_cpu_by_stage(tmp_path, since=now - 60)
+    assert stages == {"chapter4": {"jobs": 1, "cpu_seconds": 20.0}, "chapter3": {"jobs": 2, "cpu_seconds": 14.8},
+                      "environment": {"jobs": 1, "cpu_seconds": 0.5}}
+    assert list(stages) == ["chapter4", "chapter3", "environment"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_process_cpu_seconds_is_the_process_own():
+    import os
+    import resource
+
+    sum(i * i for i in range(300_000))
+    own = Q.process_cpu_seconds(os.getpid())
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    assert 0 < own <= r.ru_utime + r.ru_stime + 0.02
+    assert Q.process_cpu_seconds(2**22 + 12345) is None   # no such process

@@ -8,9 +8,12 @@
 
 The quick run's cost is measured around the one Snakemake command: its wall time, and the CPU time of the
 Snakemake process with every job it ran (``getrusage(RUSAGE_CHILDREN)``: every descendant waited for, so the
-jobs' imports and the scheduler's own work are in it). It is kept in ``archive/quick/cost.json`` with the
-commit, the number of jobs, the cores and the load of the machine when the run started (a run beside other
-work is slower, and says so). The thesis config's cost is that of the archived run (``archive/thesis``'s
+jobs' imports and the scheduler's own work are in it). That total is split in two: the CPU time the jobs measured
+themselves (the last line of each job's log, :mod:`fscompbio.joblog`), per stage (the first directory under
+``logs/``), and that of the Snakemake process alone (its own ``/proc/<pid>/stat``, sampled until it exits):
+scheduling, job launches and benchmark sampling. It is kept in ``archive/quick/cost.json`` with the commit, the
+number of jobs, the cores and the load of the machine when the run started (a run beside other work is slower,
+and says so). The thesis config's cost is that of the archived run (``archive/thesis``'s
 manifests, :func:`tools.run_archive.doc_times`'s figures): the CPU time its jobs measured themselves.
 """
 
@@ -52,27 +55,83 @@ def run(run_dir, cores=2):
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(cores), "--configfile", "config.yaml"]
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.time()
     start = time.monotonic()
-    proc = subprocess.run(cmd, cwd=run_dir, env=env, capture_output=True, text=True)
-    wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    (run_dir / "quick_run.log").write_text(proc.stderr)
+    with open(run_dir / "quick_run.log", "w+") as log:
+        proc = subprocess.Popen(cmd, cwd=run_dir, env=env, stdout=subprocess.DEVNULL, stderr=log, text=True)
+        own = None
+        while proc.poll() is None:  # the Snakemake process's own CPU time: its last sample before it exits
+            own = process_cpu_seconds(proc.pid) or own
+            time.sleep(0.2)
+        wall = time.monotonic() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        log.seek(0)
+        stderr = log.read()
     if proc.returncode != 0:
         raise RuntimeError(f"the quick workflow failed in {run_dir} (exit {proc.returncode}): see "
-                           f"{run_dir / 'quick_run.log'}\n{proc.stderr[-2000:]}")
-    done = re.findall(r"(\d+) of (\d+) steps \(100%\) done", proc.stderr)
+                           f"{run_dir / 'quick_run.log'}\n{stderr[-2000:]}")
+    done = re.findall(r"(\d+) of (\d+) steps \(100%\) done", stderr)
     if not done:
         raise RuntimeError(f"{run_dir / 'quick_run.log'}: no '... steps (100%) done' line: not a whole run")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stages = jobs_cpu_by_stage(run_dir, since=started)
     cost = {"commit": commit, "config": "config.yaml", "cores": cores, "jobs": int(done[-1][1]),
             "cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1), "load_at_start": round(load, 2),
-            "date": datetime.date.today().isoformat()}
+            "date": datetime.date.today().isoformat(),
+            "snakemake_cpu_seconds": None if own is None else round(own, 1),
+            "jobs_cpu_seconds": round(sum(st["cpu_seconds"] for st in stages.values()), 1),
+            "stages": stages}
     keep_quick_run(run_dir / "figures" / "claims.csv", commit)
     from fscompbio.io import write_text
 
     write_text(json.dumps(cost, indent=1, sort_keys=True) + "\n", COST)
     write_readme()
     return cost
+
+
+def process_cpu_seconds(pid):
+    """User + system CPU seconds of process ``pid`` alone (not its children), from ``/proc``; None off Linux."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def jobs_cpu_by_stage(run_dir, since=0.0):
+    """``{stage: {"jobs", "cpu_seconds"}}`` from the jobs' logs under ``run_dir/logs`` written after ``since``.
+
+    A job's CPU time is the one it measured itself (its log's last line); the stage is the log's first directory
+    under ``logs/`` (``logs/environment.log``: ``environment``). Stages are sorted by CPU time, largest first."""
+    from fscompbio.joblog import read_job_resources
+
+    stages = {}
+    logs = Path(run_dir) / "logs"
+    for path in sorted(logs.rglob("*.log")):
+        if path.stat().st_mtime < since:
+            continue
+        r = read_job_resources(path)
+        if r is None:
+            continue
+        parts = path.relative_to(logs).parts
+        stage = parts[0] if len(parts) > 1 else path.stem
+        st = stages.setdefault(stage, {"jobs": 0, "cpu_seconds": 0.0})
+        st["jobs"] += 1
+        st["cpu_seconds"] += r["cpu_s"]
+    for st in stages.values():
+        st["cpu_seconds"] = round(st["cpu_seconds"], 1)
+    return dict(sorted(stages.items(), key=lambda kv: (-kv[1]["cpu_seconds"], kv[0])))
+
+
+def _split_sentence(cost, n_stages=4):
+    """Where the quick run's CPU time went (jobs by stage, Snakemake's own process), or "" for an older record."""
+    if cost.get("snakemake_cpu_seconds") is None or not cost.get("stages"):
+        return ""
+    top = list(cost["stages"].items())[:n_stages]
+    largest = ", ".join(f"{stage} {st['cpu_seconds'] / 60:.1f}" for stage, st in top)
+    return (f" Of the quick run's CPU time, its jobs measured {cost['jobs_cpu_seconds'] / 60:.1f} CPU-minutes "
+            f"themselves (largest stages, CPU-minutes: {largest}) and the Snakemake process "
+            f"{cost['snakemake_cpu_seconds'] / 60:.1f} (scheduling, job launches, benchmark sampling).")
 
 
 def thesis_cost(archive=THESIS):
@@ -101,7 +160,8 @@ def run_cost_block(cost=None, archive=THESIS):
         f"({cost['date']}{loaded}; Snakemake and every job it ran, imports included), the thesis config's "
         "archived run (the CPU time its jobs measured themselves"
         + (f"; {unmeasured} jobs with wall time only" if unmeasured else "")
-        + ", Snakemake's own scheduling not included; details in [docs/reproduction.md](docs/reproduction.md)).",
+        + ", Snakemake's own scheduling not included; details in [docs/reproduction.md](docs/reproduction.md))."
+        + _split_sentence(cost),
     ]
     return "\n".join(lines)
 
