@@ -102,7 +102,7 @@ def jobs_cpu_by_stage(run_dir, since=0.0):
     """``{stage: {"jobs", "cpu_seconds"}}`` from the jobs' logs under ``run_dir/logs`` written after ``since``.
 
     A job's CPU time is the one it measured itself (its log's last line); the stage is the log's first directory
-    under ``logs/`` (``logs/environment.log``: ``environment``). Stages are sorted by CPU time, largest first."""
+    under ``logs/`` (``logs/environment.log``: ``environment``)."""
     from fscompbio.joblog import read_job_resources
 
     stages = {}
@@ -120,14 +120,14 @@ def jobs_cpu_by_stage(run_dir, since=0.0):
         st["cpu_seconds"] += r["cpu_s"]
     for st in stages.values():
         st["cpu_seconds"] = round(st["cpu_seconds"], 1)
-    return dict(sorted(stages.items(), key=lambda kv: (-kv[1]["cpu_seconds"], kv[0])))
+    return dict(sorted(stages.items()))
 
 
 def _split_sentence(cost, n_stages=4):
     """Where the quick run's CPU time went (jobs by stage, Snakemake's own process), or "" for an older record."""
     if cost.get("snakemake_cpu_seconds") is None or not cost.get("stages"):
         return ""
-    top = list(cost["stages"].items())[:n_stages]
+    top = sorted(cost["stages"].items(), key=lambda kv: (-kv[1]["cpu_seconds"], kv[0]))[:n_stages]
     largest = ", ".join(f"{stage} {st['cpu_seconds'] / 60:.1f}" for stage, st in top)
     return (f" Of the quick run's CPU time, its jobs measured {cost['jobs_cpu_seconds'] / 60:.1f} CPU-minutes "
             f"themselves (largest stages, CPU-minutes: {largest}) and the Snakemake process "
