@@ -28,7 +28,9 @@ Candidates (``RandSel`` parameters; every other one at its default):
   significantly heavier than a normal's (one-sided kurtosis test; for class labels the kurtosis of the
   values standardised within each class, pooled: the tails of the noise, not of the signal), unit variance
   for the others; ``+ marginal tails (before)``: the same with the marginal kurtosis test (blind to the
-  classes), the default before the within-class test.
+  classes), the default before the within-class test;
+- ``archived``: ``fscompbio.selection.ARCHIVED_RANDSEL``, the settings of the workflow's runs archived before
+  these readings (``minus 0.22`` with no pair screen).
 
 (a) breast cancer (scikit-learn, 569 x 30): size of ``selected_`` (seed 0, all samples, standardised) and a
     Gaussian SVM's 10-fold accuracy (stratified, shuffled, seed 0) on it; against the SVM on all features.
@@ -38,10 +40,19 @@ Candidates (``RandSel`` parameters; every other one at its default):
     100-feature non-linear Weston set (5 relevant: top 5), the relevant features in ``selected_`` on
     non-linear Weston and the size of ``selected_`` on the fake class (no feature relevant).
 (c) XOR 300 x 200, columns permuted: in how many of 20 seeds (``--quick``: 5) the pair is randSel's top 2.
+(e) the workflow's own XOR draws 0-2 (``make_dataset("xor_draw<k>")`` with the seed the workflow derives from
+    ``config.yaml``'s master seed), randSel fitted on the 270-sample training sets of the first 2 outer folds of
+    4 stratified 10-fold splits: in how many of the 8 training sets per draw (x ``--fit-seeds`` seeds of
+    randSel's own randomness) the pair is the top 2; beside it,
+    a Gaussian SVM told the pair (10-fold accuracy), which shows that every draw is learnable. Part (c) fits
+    all 300 samples of ``make_dataset("xor", random_state=s)``; some of the workflow's draws are harder.
+    Candidates: the default and ``ARCHIVED_RANDSEL`` unless ``--candidates`` names others; at RandSel's own
+    partitions and subsample (the quick config's chapter 4), or with ``--thesis-ch4`` at the thesis config's
+    chapter-4 settings (``chapter4.selectors.randsel`` of ``config/thesis.yaml``).
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and four of the candidates.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d]
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2]``. Each part stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
@@ -65,8 +76,8 @@ from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 import fscompbio
-from fscompbio.datasets import load_csv_dataset, make_dataset
-from fscompbio.selection import RandSel
+from fscompbio.datasets import draw_name, load_csv_dataset, make_dataset
+from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 from fscompbio.selection._randsel import tail_adaptive_scale
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,8 +96,10 @@ CANDIDATES = {
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
     "spread 0.5 + marginal tails (before)": dict(width_scale="spread", width=0.5, marginal_tails=True),
     "spread 0.5 + tails (default)": dict(width_scale="spread", width=0.5, **AUTO),
+    "archived": dict(ARCHIVED_RANDSEL),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
+WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
                     "spread 0.5 + tails (default)")
 PEERS = {  # chapter 4's peers with the thesis config's settings
@@ -265,12 +278,64 @@ def bench_d(args):
         print(f"| {name} {X.shape[0]}x{X.shape[1]} | " + " | ".join(cells) + " |", flush=True)
 
 
+def _config(name):
+    import yaml
+
+    return yaml.safe_load((ROOT / name).read_text())
+
+
+def workflow_draw(name, k):
+    """Draw ``k`` of a synthetic set as the workflow makes it: the seed derived from config.yaml's master seed."""
+    from fscompbio.seeding import derive_seed
+
+    master = _config("config.yaml")["seed"]
+    full = draw_name(name, k)
+    return make_dataset(full, random_state=derive_seed(master, "dataset", full))
+
+
+def bench_e(args):
+    splits, folds_per_split = range(4), 2
+    labels = [k for k in CANDIDATES if args.candidates or k in WORKFLOW_XOR_CANDIDATES]
+    settings = _config("config/thesis.yaml")["chapter4"]["selectors"]["randsel"] if args.thesis_ch4 else {}
+    print(f"\n(e) the workflow's XOR draws (300 x 200): pair in randSel's top 2 over the training sets (270 samples) "
+          f"of the first {folds_per_split} outer folds of {len(splits)} stratified 10-fold splits; a Gaussian SVM "
+          f"told the pair: 10-fold accuracy. Settings besides each candidate's: {settings or 'none'}")
+    print("| draw | SVM on the pair | " + " | ".join(labels) + " |")
+    print("| --- " * (len(labels) + 2) + "|")
+    totals = dict.fromkeys(labels, 0)
+    n_total = 0
+    for k in range(3):
+        ds = workflow_draw("xor", k)
+        X, y, rel = ds.X, ds.y, ds.relevant
+        oracle = cross_val_score(make_pipeline(StandardScaler(), SVC()), X[:, rel], y,
+                                 cv=StratifiedKFold(10, shuffle=True, random_state=0)).mean()
+        train = [tr for s in splits
+                 for f, (tr, _) in enumerate(StratifiedKFold(10, shuffle=True, random_state=s).split(X, y))
+                 if f < folds_per_split]
+        cells = []
+        fits = [(tr, args.fit_seeds * i + r) for i, tr in enumerate(train) for r in range(args.fit_seeds)]
+        for lab in labels:
+            hits = sum(set(top(fit(CANDIDATES[lab], X[tr], y[tr], random_state=seed, **settings), 2).tolist())
+                       == set(rel.tolist())
+                       for tr, seed in fits)
+            totals[lab] += hits
+            cells.append(f"{hits}/{len(fits)}")
+        n_total += len(fits)
+        print(f"| {draw_name('xor', k)} | {oracle:.3f} | " + " | ".join(cells) + " |", flush=True)
+    print("| total | - | " + " | ".join(f"{totals[lab]}/{n_total}" for lab in labels) + " |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d"], default=None)
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e"], default=None)
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument("--fit-seeds", type=int, default=3,
+                    help="(e): randSel fitted with this many seeds on each training set (default 3: with one, "
+                         "the counts of two settings differ by up to 4 of 8 on a draw from randSel's seed alone)")
+    ap.add_argument("--thesis-ch4", action="store_true",
+                    help="(e): at the thesis config's chapter-4 randSel settings instead of RandSel's own")
     ap.add_argument("--split-seeds", default="0", help="(d): comma-separated shuffle seeds of the 5-fold splits")
     ap.add_argument("--candidates", default=None, help="semicolon-separated candidate labels (default: all)")
     args = ap.parse_args()
@@ -283,7 +348,8 @@ def main():
             if k not in keep:
                 del CANDIDATES[k]
     with threadpool_limits(1):
-        for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("d", bench_d)):
+        for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
+                         ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
 
