@@ -49,10 +49,15 @@ Candidates (``RandSel`` parameters; every other one at its default):
     Candidates: the default and ``ARCHIVED_RANDSEL`` unless ``--candidates`` names others; at RandSel's own
     partitions and subsample (the quick config's chapter 4), or with ``--thesis-ch4`` at the thesis config's
     chapter-4 settings (``chapter4.selectors.randsel`` of ``config/thesis.yaml``).
+(f) ``selected_`` under the default test (Bonferroni over the run, confirmed at the next iteration) and under
+    ``refit_permutations=19`` (the max-T test of whole refits on permuted labels), on all 300 samples of the
+    workflow's draws 0-2 of the fake class, XOR, non-linear Weston and linear Zhang (feature noise) at the thesis
+    config's chapter-4 settings (``--defaults``: RandSel's own): size of ``selected_`` / relevant in it, and CPU
+    s of the fit with the refits.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and four of the candidates.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e]
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2]``. Each part stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
@@ -325,9 +330,34 @@ def bench_e(args):
     print("| total | - | " + " | ".join(f"{totals[lab]}/{n_total}" for lab in labels) + " |", flush=True)
 
 
+def bench_f(args):
+    settings = {} if args.defaults else _config("config/thesis.yaml")["chapter4"]["selectors"]["randsel"]
+    sets = ["fake_class", "xor", "nonlinear_weston", "linear_zhang_feature_noise"]
+    print(f"\n(f) selected_ on all 300 samples of the workflow's draws 0-2: Bonferroni (the default test) against "
+          f"refit_permutations=19; size / relevant in it (per draw); settings: {settings or 'RandSel defaults'}")
+    print("| data set | relevant | Bonferroni | refits (19) | fit s with refits (mean) |")
+    print("| --- | --- | --- | --- | --- |")
+    for name in sets:
+        cells = {"b": [], "r": []}
+        dt = 0.0
+        for k in range(3):
+            ds = workflow_draw(name, k)
+            rel = set() if name == "fake_class" else set(ds.relevant.tolist())
+            plain = fit({}, ds.X, ds.y, random_state=k, **settings)
+            t0 = time.process_time()
+            refit = fit({}, ds.X, ds.y, random_state=k, refit_permutations=19, **settings)
+            dt += time.process_time() - t0
+            for key, est in (("b", plain), ("r", refit)):
+                chosen = set(est.selected_.tolist())
+                cells[key].append(f"{len(chosen)}/{len(chosen & rel)}")
+        print(f"| {name} | {len(rel)} | {', '.join(cells['b'])} | {', '.join(cells['r'])} | {dt / 3:.1f} |",
+              flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e"], default=None)
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f"], default=None)
+    ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
     ap.add_argument("--no-peers", action="store_true")
@@ -349,7 +379,7 @@ def main():
                 del CANDIDATES[k]
     with threadpool_limits(1):
         for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
-                         ("d", bench_d)):
+                         ("f", bench_f), ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
 

@@ -547,3 +547,45 @@ def test_spread_width_matches_the_median_width_on_independent_halves():
 def test_archived_settings_keep_the_median_width_and_unit_variance():
     """ARCHIVED_RANDSEL pins the settings of the archived runs, whatever the defaults."""
     assert rs.ARCHIVED_RANDSEL == {"width_scale": "minus", "width": 0.22, "standardize": True, "screen_pairs": 0}
+
+
+REFIT = dict(n_subsets=100, refit_permutations=19)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_refit_permutation_test_finds_the_xor_pair_and_nothing_on_a_null(seed):
+    """The max-T test of the whole fit (refits on permuted labels): on XOR (columns permuted) exactly the pair,
+    on a class unrelated to every feature nothing; p-values are (1 + #{refit maxima >= t_j}) / 20 and
+    selected_ is exactly pvalues_ <= alpha."""
+    X, y, rel = permuted("xor", seed, n_features=20)
+    sel = RandSel(random_state=seed, **REFIT).fit(X, y)
+    assert sorted(sel.selected_.tolist()) == sorted(rel.tolist())
+    assert sel.n_permutations_ == 19 and sel.null_max_zscores_.shape == (19,)
+    t = sel.test_zscores_
+    expected = (1 + (sel.null_max_zscores_[None, :] >= t[:, None]).sum(axis=1)) / 20
+    np.testing.assert_array_equal(sel.pvalues_, expected)
+    np.testing.assert_array_equal(sel.selected_, np.flatnonzero(sel.pvalues_ <= 0.05))
+    Xn, yn, _ = permuted("fake_class", seed, n_features=20)
+    with pytest.warns(rs.EmptySelectionWarning, match="refits on permuted labels"):
+        null = RandSel(random_state=seed, **REFIT).fit(Xn, yn)
+    assert null.selected_.size == 0 and null.pvalues_.min() > 0.05
+
+
+def test_refit_permutation_test_is_reproducible_and_leaves_the_ranking_alone():
+    """Same seed, same refits; the ranking is the fit's own (the refits only test); with n_features_to_select
+    no refit runs."""
+    X, y, _ = permuted("xor", 2, n_features=12)
+    a = RandSel(random_state=3, **REFIT).fit(X, y)
+    b = RandSel(random_state=3, **REFIT).fit(X, y)
+    plain = RandSel(random_state=3, n_subsets=100).fit(X, y)
+    np.testing.assert_array_equal(a.null_max_zscores_, b.null_max_zscores_)
+    np.testing.assert_array_equal(a.ranking_, plain.ranking_)
+    top = RandSel(random_state=3, n_features_to_select=2, **REFIT).fit(X, y)
+    assert top.n_permutations_ == 0 and top.null_max_zscores_ is None
+
+
+def test_refit_permutations_too_few_for_alpha_is_refused():
+    X, y, _ = permuted("xor", 0, n_features=8)
+    with pytest.raises(ValueError, match=r"refit_permutations=5 cannot reach alpha=0\.05.*at least 19"):
+        RandSel(refit_permutations=5, random_state=0).fit(X, y)
+    RandSel(refit_permutations=9, alpha=0.1, n_subsets=20, random_state=0).fit(X, y)  # 1/10 <= 0.1

@@ -322,7 +322,19 @@ class RandSel(SelectorMixin, BaseEstimator):
         when the fit screens and ``selected_`` is the model
         (``n_features_to_select=None``), else 0. They share one extra pass
         over all features. With 0 on a screened fit ``selected_`` is empty.
-        Unused on data of up to ``screen_above`` features.
+        Unused on data of up to ``screen_above`` features, and with
+        ``refit_permutations``.
+    refit_permutations : int, default=0
+        When > 0, ``selected_`` is a permutation test of the whole fit:
+        randSel is fitted again on this many permutations of the labels, and
+        a feature is selected when its largest normal score over the
+        iterations it was tested in exceeds the largest score of every refit
+        (family-wise level ``1 / (1 + refit_permutations)``; at least
+        ``ceil(1 / alpha) - 1``, 19 at ``alpha=0.05``). It replaces the
+        Bonferroni test and the screen's test pass, whose scores measure the
+        partitions' Monte Carlo error given the data, not the data's chance
+        associations (see Notes, "Error control by refits"). Costs
+        ``refit_permutations`` more fits; unused with ``n_features_to_select``.
     balanced : bool, default=False
         Draw class-balanced subsamples (classification only). With
         ``balanced=False`` a subsample that holds a single class (no alignment)
@@ -375,7 +387,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         features whose score in a test pass (``test_zscores_``) exceeds the
         maximum over all features of the same pass on each of
         ``n_permutations_`` permuted labels (a permutation test of the
-        maximum, family-wise level ``alpha``). See Notes.
+        maximum, family-wise level ``alpha``). With ``refit_permutations``:
+        the features whose largest score over the run exceeds the largest of
+        every refit on permuted labels. See Notes.
     selected_iteration_ : int or None
         The iteration (0-based) of ``selected_``.
     pvalues_ : ndarray of shape (n_features_in_,)
@@ -398,19 +412,22 @@ class RandSel(SelectorMixin, BaseEstimator):
         (:func:`~fscompbio.selection._pair_screen.pair_pvalues`); the members
         of the pairs at or below ``alpha`` are fixed (``fixed_``).
     n_permutations_ : int
-        Label permutations run (0 unless the fit screened).
+        Label permutations run (0 unless the fit screened or
+        ``refit_permutations > 0``).
     test_zscores_ : ndarray of shape (n_features_in_,) or None
         After a screen with permutations: the normal scores of every
         feature's first-order contribution in the test pass with the real
         labels. None otherwise.
     null_max_zscores_ : ndarray of shape (n_permutations_,) or None
         The largest normal score of the test pass for each permuted label
-        vector. None without permutations.
+        vector (with ``refit_permutations``: of each refit, over its features
+        and iterations). None without permutations.
     zscores_history_, pvalues_history_ : ndarray of shape (n_iterations_, n_features_in_)
         The normal scores and the unadjusted one-sided p-values of every
         iteration (nan for culled features).
     selected_per_iteration_ : list of ndarray of int
-        The confirmed significant set at each iteration.
+        The confirmed significant set at each iteration (with
+        ``refit_permutations``: the refit test's set, at iteration 0).
     contributions_ : ndarray of shape (n_iterations_, n_features_in_), float64
         Estimated contribution of every feature at every iteration; ``nan``
         for features already culled.
@@ -507,6 +524,20 @@ class RandSel(SelectorMixin, BaseEstimator):
     label vector's largest (family-wise level ``1 / (1 + n_permutations_) <=
     alpha``). A pair without marginal effect is ranked, not selected.
 
+    **Error control by refits** (``refit_permutations``). Both tests above
+    measure how precisely the partitions estimate ``c_j`` on the data at
+    hand: with more partitions the standard errors shrink, and a feature
+    that the data align with the label by chance passes (with thousands of
+    partitions, a class unrelated to every feature gets features selected). The refit test compares each
+    feature's largest normal score over the run with the largest of whole
+    refits on permuted labels, which repeat the culling and the screen, so
+    that the selection of the survivors is part of the null; under labels
+    independent of the features a selection happens with probability at
+    most ``1 / (1 + refit_permutations)`` (Westfall & Young, 1993, "Resampling-based
+    multiple testing", the max-T procedure). It loses power on weak linear
+    signals, where the Bonferroni test selected relevant features that
+    chance associations can match (``docs/randsel.md``, section 12).
+
     **An empty selection.** When nothing passes the test, ``fit`` warns
     (:class:`EmptySelectionWarning`) with the smallest p-value and what to
     set: ``n_features_to_select=k`` (the top ``k`` of ``ranking_``, which is
@@ -569,6 +600,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_width": [Interval(Real, 0, None, closed="neither")],
         "screen_pairs": [Interval(Integral, 0, None, closed="left")],
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
+        "refit_permutations": [Interval(Integral, 0, None, closed="left")],
         "balanced": ["boolean"],
         "standardize": ["boolean", StrOptions({"normal_scores", "auto"})],
         "estimator": [StrOptions({"biased", "unbiased"})],
@@ -598,6 +630,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen_width=SCREEN_WIDTH,
         screen_pairs=SCREEN_PAIRS,
         n_permutations="auto",
+        refit_permutations=0,
         balanced=False,
         standardize="auto",
         estimator="unbiased",
@@ -623,6 +656,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_width = screen_width
         self.screen_pairs = screen_pairs
         self.n_permutations = n_permutations
+        self.refit_permutations = refit_permutations
         self.balanced = balanced
         self.standardize = standardize
         self.estimator = estimator
@@ -669,6 +703,12 @@ class RandSel(SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Run randSel on ``X`` (``(n_samples, n_features)``) and target ``y``."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
+        refits = self.refit_permutations if self.n_features_to_select is None else 0
+        if 0 < refits and 1.0 / (1 + refits) > self.alpha:
+            raise ValueError(
+                f"refit_permutations={refits} cannot reach alpha={self.alpha}: the smallest p-value of the refit "
+                f"test is 1/{refits + 1}; use at least {math.ceil(1.0 / self.alpha - 1e-9) - 1}"
+            )
         rng = check_random_state(self.random_state)
         problem, grid = self._setup(X, y, rng)
         d = X.shape[1]
@@ -760,7 +800,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.subsample_ = problem.s
         self.ranking_ = ranking
         self.scores_ = scores
-        self.n_permutations_ = self._n_permutations_for(bool(self.screened_.any()))
+        self.n_permutations_ = 0 if refits else self._n_permutations_for(bool(self.screened_.any()))
         self.test_zscores_ = self.null_max_zscores_ = None
         if self.n_permutations_:  # the real labels and their permutations on shared subsamples and halves
             ys = np.array([y] + [y[rng.permutation(y.shape[0])] for _ in range(self.n_permutations_)])
@@ -769,17 +809,20 @@ class RandSel(SelectorMixin, BaseEstimator):
                                     self.screen_width, self.estimator, rng)
             self.test_zscores_, self.null_max_zscores_ = z[0], z[1:].max(axis=1)
         self._select()
+        if refits:
+            self._select_by_refits(X, y, refits, rng)
         if self.n_features_to_select is None and self.selected_.size == 0:
             warnings.warn(self._empty_message("fit"), EmptySelectionWarning, stacklevel=2)
         return self
 
     def _empty_message(self, where):
         """What an empty ``selected_`` means and what to set (the fit's warning and transform's error)."""
-        test = (
-            f"a permutation test of the maximum with {self.n_permutations_} label permutations"
-            if self.screened_.any()
-            else "a Bonferroni test over the run's iterations, confirmed at the next one"
-        )
+        if self.refit_permutations and self.n_permutations_:
+            test = f"a permutation test of the whole fit with {self.n_permutations_} refits on permuted labels"
+        elif self.screened_.any():
+            test = f"a permutation test of the maximum with {self.n_permutations_} label permutations"
+        else:
+            test = "a Bonferroni test over the run's iterations, confirmed at the next one"
         head = {
             "fit": "RandSel selected no feature",
             "transform": "RandSel.transform returns no column (the next step of a pipeline will fail on it)",
@@ -874,6 +917,35 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.selected_ = chosen
         self.selected_iteration_ = 0 if chosen.size else None
         self.zscores_ = z
+        self.pvalues_ = p
+
+    def _max_zscores(self):
+        """Every feature's largest normal score over the iterations it was tested in (-inf: never tested)."""
+        Z = self.zscores_history_
+        if Z.shape[0] == 0:
+            return np.full(self.n_features_in_, -np.inf)
+        return np.max(np.where(np.isnan(Z), -np.inf, Z), axis=0)
+
+    def _select_by_refits(self, X, y, refits, rng):
+        """``selected_`` by the max-T permutation test of the whole fit (see Notes, "Error control by refits")."""
+        params = {**self.get_params(), "refit_permutations": 0, "n_permutations": 0}
+        null = np.empty(refits)
+        for b in range(refits):
+            perm = rng.permutation(y.shape[0])
+            est = type(self)(**{**params, "random_state": int(rng.randint(2**31 - 1))})
+            with warnings.catch_warnings():  # a refit's own (empty) selection is not used
+                warnings.simplefilter("ignore", EmptySelectionWarning)
+                est.fit(X, y[perm])
+            null[b] = est._max_zscores().max()
+        t = self._max_zscores()
+        p = (1.0 + np.sum(null[None, :] >= t[:, None], axis=1)) / (1.0 + refits)
+        chosen = np.flatnonzero(p <= self.alpha)
+        self.n_permutations_ = refits
+        self.test_zscores_, self.null_max_zscores_ = t, null
+        self.selected_per_iteration_ = [chosen] + [np.array([], dtype=int)] * max(self.n_iterations_ - 1, 0)
+        self.selected_ = chosen
+        self.selected_iteration_ = 0 if chosen.size else None
+        self.zscores_ = np.where(np.isfinite(t), t, np.nan)
         self.pvalues_ = p
 
     def _get_support_mask(self):
