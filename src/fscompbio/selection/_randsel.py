@@ -528,15 +528,16 @@ class RandSel(SelectorMixin, BaseEstimator):
     measure how precisely the partitions estimate ``c_j`` on the data at
     hand: with more partitions the standard errors shrink, and a feature
     that the data align with the label by chance passes (with thousands of
-    partitions, a class unrelated to every feature gets features selected). The refit test compares each
-    feature's largest normal score over the run with the largest of whole
-    refits on permuted labels, which repeat the culling and the screen, so
-    that the selection of the survivors is part of the null; under labels
-    independent of the features a selection happens with probability at
-    most ``1 / (1 + refit_permutations)`` (Westfall & Young, 1993, "Resampling-based
-    multiple testing", the max-T procedure). It loses power on weak linear
-    signals, where the Bonferroni test selected relevant features that
-    chance associations can match (``docs/randsel.md``, section 12).
+    partitions, a class unrelated to every feature gets features selected).
+    The refit test compares each feature's largest normal score over the run
+    with the largest of whole refits on permuted labels, which repeat the
+    culling and the screen, so that the selection of the survivors is part
+    of the null; under labels independent of the features a selection
+    happens with probability at most ``1 / (1 + refit_permutations)``
+    (Westfall & Young, 1993, "Resampling-based multiple testing", the max-T
+    procedure). It loses power on weak linear signals, where the Bonferroni
+    test selected relevant features that chance associations can match
+    (``docs/randsel.md``, section 12).
 
     **An empty selection.** When nothing passes the test, ``fit`` warns
     (:class:`EmptySelectionWarning`) with the smallest p-value and what to
