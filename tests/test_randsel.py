@@ -588,4 +588,5 @@ def test_refit_permutations_too_few_for_alpha_is_refused():
     X, y, _ = permuted("xor", 0, n_features=8)
     with pytest.raises(ValueError, match=r"refit_permutations=5 cannot reach alpha=0\.05.*at least 19"):
         RandSel(refit_permutations=5, random_state=0).fit(X, y)
-    RandSel(refit_permutations=9, alpha=0.1, n_subsets=20, random_state=0).fit(X, y)  # 1/10 <= 0.1
+    ok = RandSel(refit_permutations=9, alpha=0.1, n_subsets=20, random_state=0).fit(X, y)  # 1/10 <= 0.1
+    assert ok.n_permutations_ == 9 and ok.pvalues_.min() >= 0.1

@@ -909,15 +909,23 @@ class RandSel(SelectorMixin, BaseEstimator):
         """``selected_`` of a screened fit: the test pass's scores against the permuted maxima."""
         d, n_it = self.n_features_in_, self.n_iterations_
         if self.n_permutations_:
-            z, null = self.test_zscores_, self.null_max_zscores_
-            p = (1.0 + np.sum(null[None, :] >= z[:, None], axis=1)) / (1.0 + null.size)
-        else:
-            z, p = np.full(d, np.nan), np.ones(d)
+            self._select_by_null(self.test_zscores_, self.null_max_zscores_)
+            return
+        chosen = np.array([], dtype=int)
+        self.selected_per_iteration_ = [chosen] * max(n_it, 1)
+        self.selected_, self.selected_iteration_ = chosen, None
+        self.zscores_, self.pvalues_ = np.full(d, np.nan), np.ones(d)
+
+    def _select_by_null(self, z, null):
+        """``selected_`` of a max-T permutation test: statistics ``z`` against the permuted maxima ``null``,
+        ``p_j = (1 + #{null >= z_j}) / (1 + len(null))``; a statistic of -inf (never tested) gets p = 1."""
+        p = (1.0 + np.sum(null[None, :] >= z[:, None], axis=1)) / (1.0 + null.size)
+        p[~np.isfinite(z)] = 1.0
         chosen = np.flatnonzero(p <= self.alpha)
-        self.selected_per_iteration_ = [chosen] + [np.array([], dtype=int)] * (n_it - 1)
+        self.selected_per_iteration_ = [chosen] + [np.array([], dtype=int)] * max(self.n_iterations_ - 1, 0)
         self.selected_ = chosen
         self.selected_iteration_ = 0 if chosen.size else None
-        self.zscores_ = z
+        self.zscores_ = np.where(np.isfinite(z), z, np.nan)
         self.pvalues_ = p
 
     def _max_zscores(self):
@@ -938,16 +946,9 @@ class RandSel(SelectorMixin, BaseEstimator):
                 warnings.simplefilter("ignore", EmptySelectionWarning)
                 est.fit(X, y[perm])
             null[b] = est._max_zscores().max()
-        t = self._max_zscores()
-        p = (1.0 + np.sum(null[None, :] >= t[:, None], axis=1)) / (1.0 + refits)
-        chosen = np.flatnonzero(p <= self.alpha)
         self.n_permutations_ = refits
-        self.test_zscores_, self.null_max_zscores_ = t, null
-        self.selected_per_iteration_ = [chosen] + [np.array([], dtype=int)] * max(self.n_iterations_ - 1, 0)
-        self.selected_ = chosen
-        self.selected_iteration_ = 0 if chosen.size else None
-        self.zscores_ = np.where(np.isfinite(t), t, np.nan)
-        self.pvalues_ = p
+        self.test_zscores_, self.null_max_zscores_ = self._max_zscores(), null
+        self._select_by_null(self.test_zscores_, null)
 
     def _get_support_mask(self):
         check_is_fitted(self)
