@@ -3,7 +3,8 @@
 reg_recovery (regression.figR_2.group_jobs), mc_fold (multiclass.group_jobs), paper_tableP_2_method
 (paper.tableP_2.group_jobs) and premise (chapter3.premises.group_jobs) run one item per job by default (the
 thesis config) and every item of a data set per job when grouped (the quick config). A forced dry run of the
-quick config both ways: fewer jobs grouped, each item's files at the same paths, one log per job.
+quick config, with the thesis config's draws of the synthetic sets (the premises' items), both ways: fewer jobs
+grouped, each item's files at the same paths, one log per job.
 """
 
 from pathlib import Path
@@ -27,7 +28,9 @@ KEYS = {
 }
 #: the synthetic sets of chapter 3 (premises) and the draws of each
 SETS = [d for d in QUICK["chapter3"]["datasets"] if d in DATASETS]
-N_DRAWS = QUICK["chapter3"]["draws"]["n"]
+N_DRAWS = THESIS["chapter3"]["draws"]["n"]
+#: the quick config runs one draw; the premises group the draws of a set, so the test runs the thesis' three
+DRAWS = {"chapter3": {"draws": {"n": N_DRAWS}}, "chapter4": {"draws": {"n": N_DRAWS}}}
 #: the consumers of the four rules' outputs, and the premises of every draw
 TARGETS = ["figures/figR_2.csv", "figures/figM_1.csv", "figures/tableP_2.csv",
            *[f"results/premises/{draw_name(d, k)}.json" for d in SETS for k in range(N_DRAWS)]]
@@ -51,7 +54,7 @@ def _jobs(workdir, *configfiles):
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     """The jobs of the quick config as it is (grouped) and with every group_jobs of the four rules false."""
-    ungrouped = {}
+    ungrouped = {"chapter3": {"draws": {"n": N_DRAWS}}, "chapter4": {"draws": {"n": N_DRAWS}}}
     for path in KEYS.values():
         node = ungrouped
         for key in path:
@@ -59,7 +62,8 @@ def both(tmp_path_factory):
         node["group_jobs"] = False
     workdir = tmp_path_factory.mktemp("group_jobs")
     (workdir / "ungrouped.yaml").write_text(yaml.safe_dump(ungrouped))
-    return _jobs(workdir), _jobs(workdir, workdir / "ungrouped.yaml")
+    (workdir / "draws.yaml").write_text(yaml.safe_dump(DRAWS))
+    return _jobs(workdir, workdir / "draws.yaml"), _jobs(workdir, workdir / "ungrouped.yaml")
 
 
 #: the thesis config groups the items of a few seconds each and keeps a job per item of minutes
