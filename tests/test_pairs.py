@@ -17,10 +17,13 @@ from fscompbio._pairs import (
     batched_alignment,
     batched_alignments_f32,
     pair_blocks,
+    pair_product,
+    pair_rows32,
     pair_sq_diffs,
     pair_sq_diffs32,
     pairs_to_square,
     transpose_product,
+    whole_pair_tensor,
 )
 from fscompbio.kernels import (
     alignment,
@@ -184,3 +187,60 @@ def test_pair_blocks_and_transpose_product_equal_the_whole_tensor(m, n, monkeypa
     np.testing.assert_array_equal(got, T)
     V = rng.normal(size=(lay.n_pairs, 2)).astype(np.float32)
     np.testing.assert_allclose(transpose_product(X, ws, V), T.T.astype(np.float64) @ V, rtol=1e-4)
+    # the whole tensor when the pairs fit one block (7 samples: 21 pairs), and then the same products bit for bit
+    whole = whole_pair_tensor(X, ws)
+    assert (whole is None) == (lay.n_pairs > 64)
+    if whole is not None:
+        np.testing.assert_array_equal(whole, T)
+        M = rng.random((n, 3)).astype(np.float32)
+        a, b = np.empty((lay.n_pairs, 3), np.float32), np.empty((lay.n_pairs, 3), np.float32)
+        np.testing.assert_array_equal(pair_product(X, ws, M, a), pair_product(X, ws, M, b, T=whole))
+        np.testing.assert_array_equal(transpose_product(X, ws, V), transpose_product(X, ws, V, T=whole))
+
+
+@pytest.mark.parametrize("m, n", [(20, 7), (9, 300), (33, 40)])
+def test_pair_rows_gathered_and_looped_are_the_same_bits(m, n, monkeypatch):
+    """pair_rows32 gathers a small block's pairs at once and loops over a large block's samples: the same
+    float32 entries either way, for the whole layout and for a block of samples in its middle."""
+    import fscompbio._pairs as pairs
+
+    X = np.random.default_rng(m).normal(size=(m, n)).astype(np.float32)
+    T = pair_sq_diffs(X, PairLayout(m), dtype=np.float32)
+    lo = 3 * m - 3 * 4 // 2  # the first row of sample 3's pairs
+    for gather_max in (0, 10**9):
+        monkeypatch.setattr(pairs, "GATHER_MAX", gather_max)
+        out = np.empty_like(T)
+        assert pair_rows32(X, 0, m - 1, out) == T.shape[0]
+        np.testing.assert_array_equal(out, T)
+        k = pair_rows32(X, 3, 7, out)
+        np.testing.assert_array_equal(out[:k], T[lo : lo + k])
+
+
+def _masks_by_index_partition(keys, size):
+    idx = np.argpartition(keys, size - 1, axis=1)[:, :size]
+    mask = np.zeros(keys.shape)
+    np.put_along_axis(mask, idx, 1.0, axis=1)
+    return mask.T
+
+
+class _Keys:
+    """A stand-in random state whose random_sample returns the given keys."""
+
+    def __init__(self, keys):
+        self.keys = keys
+
+    def random_sample(self, shape):
+        assert shape == self.keys.shape
+        return self.keys
+
+
+@pytest.mark.parametrize("n, size", [(7, 3), (200, 100), (31, 1), (31, 30)])
+def test_random_subset_masks_are_the_index_partitions_subsets(n, size):
+    """Each subset holds the features of the `size` smallest keys (those an index partition picks), and where
+    keys tie at the boundary exactly the index partition's choice: `size` members per subset."""
+    keys = np.random.default_rng(n).random((25, n))
+    keys[0, :] = 0.5  # every key tied
+    keys[1, : size + 1] = 0.25  # a tie across the boundary
+    got = random_subset_masks(_Keys(keys), n, size, 25)
+    np.testing.assert_array_equal(got, _masks_by_index_partition(keys, size))
+    assert (got.sum(axis=0) == size).all() and got.flags["F_CONTIGUOUS"]

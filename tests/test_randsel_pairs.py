@@ -45,6 +45,18 @@ def test_pair_screen_matches_brute_force(seed, target):
         np.testing.assert_allclose(scores, [v for _, v in best], rtol=1e-6, atol=1e-9)
 
 
+@pytest.mark.parametrize("budget", [10**9, 4 * 10 * 3])
+def test_pair_screen_without_the_squared_features_matches_brute_force(budget):
+    """diagonal=False: the pairs (f, g > f) only, in one block and in blocks of three columns."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(50, 10))
+    y = np.where(X[:, 2] * X[:, 5] + 0.5 * rng.normal(size=50) > 0, 1, -1)
+    best = sorted(brute_force(X, y, diagonal=False).items(), key=lambda kv: -kv[1])[:4]
+    pairs, scores = pair_product_screen(X, y, n_pairs=4, diagonal=False, block_budget=budget)
+    assert [tuple(p) for p in pairs.tolist()] == [k for k, _ in best]
+    np.testing.assert_allclose(scores, [v for _, v in best], rtol=1e-6, atol=1e-9)
+
+
 def test_second_order_term_of_the_alignment_is_the_pair_expansion():
     """y_c' (D o D) y_c (the gamma^2 / 2 coefficient of y_c' exp(-gamma D) y_c) equals the sum over feature
     pairs of 4 (y_c' x_f x_g)^2 + 2 (y_c' x_f^2)(y_c' x_g^2) - 4 (y_c' x_f^2 x_g)(y_c' x_g)

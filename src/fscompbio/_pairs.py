@@ -32,6 +32,7 @@ References
 from __future__ import annotations
 
 import math
+from functools import cached_property, lru_cache
 
 import numpy as np
 import scipy.sparse as sp
@@ -48,6 +49,7 @@ __all__ = [
     "pair_blocks",
     "pair_product",
     "transpose_product",
+    "whole_pair_tensor",
     "hsic_pair_weights",
     "batched_hsic",
     "CenteredTarget",
@@ -69,6 +71,10 @@ BLOCK_BYTES = 2 * 2**20
 #: product that follows)
 PAIR_BLOCK_BYTES = 4 * 2**20
 
+#: entries (pairs x features) up to which :func:`pair_rows32` gathers a block's pairs at once rather than looping
+#: over its samples (a subsample of 20 has 190 pairs: the loop's per-sample calls cost more than the copies)
+GATHER_MAX = 65536
+
 
 # --------------------------------------------------------------------------
 # The pairs and their squared differences
@@ -84,6 +90,8 @@ class PairLayout:
     incidence : scipy.sparse.csr_matrix of shape (m, P)
         ``incidence[a, p] = 1`` when sample ``a`` is an end of pair ``p``; so the
         row sums of a stack of kernels are ``1 + incidence @ K_pairs``.
+    incidence32 : scipy.sparse.csr_matrix of shape (m, P)
+        The same in float32, made once per layout (every subsample of a size shares it).
     """
 
     def __init__(self, m):
@@ -100,6 +108,10 @@ class PairLayout:
     @property
     def n_pairs(self):
         return self.ia.size
+
+    @cached_property
+    def incidence32(self):
+        return self.incidence.astype(np.float32)
 
     def take(self, A):
         """Upper-triangle entries of a square ``(m, m)`` matrix as ``(P,)``."""
@@ -265,16 +277,32 @@ class Workspace:
         return buf[:size].reshape(shape)
 
 
+@lru_cache(maxsize=8)
+def _triu_pairs(s):
+    """``np.triu_indices(s, k=1)`` (the pairs of :class:`PairLayout` order), made once per size."""
+    return np.triu_indices(s, k=1)
+
+
 def pair_rows32(X, first, stop, out):
     """``(x_a - x_b)^2`` for the pairs ``(a, b > a)`` of the samples ``first <= a < stop`` of the float32 C-order
     ``X``, in :class:`PairLayout` order (one contiguous block of ``s - a - 1`` rows per sample), into ``out``.
-    Returns the number of rows written."""
-    s = X.shape[0]
-    o = 0
-    for a in range(first, stop):  # a loop over samples, each step a vectorised block of (s - a - 1) x c
-        k = s - a - 1
-        np.subtract(X[a + 1 :], X[a], out=out[o : o + k])
-        o += k
+    Returns the number of rows written.
+
+    A block of at most :data:`GATHER_MAX` entries gathers both ends of its pairs at once; a larger one
+    subtracts sample by sample (no copies of the block). Both compute ``x_b - x_a`` in float32, so the
+    entries are the same bit for bit."""
+    s, n = X.shape
+    lo, hi = first * s - first * (first + 1) // 2, stop * s - stop * (stop + 1) // 2  # the pairs' rows
+    o = hi - lo
+    if o * n <= GATHER_MAX:
+        ia, ib = _triu_pairs(s)
+        np.subtract(X.take(ib[lo:hi], axis=0), X.take(ia[lo:hi], axis=0), out=out[:o])
+    else:
+        r = 0
+        for a in range(first, stop):  # a loop over samples, each step a vectorised block of (s - a - 1) x n
+            k = s - a - 1
+            np.subtract(X[a + 1 :], X[a], out=out[r : r + k])
+            r += k
     np.square(out[:o], out=out[:o])
     return o
 
@@ -307,13 +335,30 @@ def pair_blocks(X, ws, name="T"):
         o += r
 
 
-def pair_product(X, ws, M, out, chunk=None):
+def whole_pair_tensor(X, ws, name="T_whole"):
+    """``T`` of the float32 C-order ``X`` in one piece when :func:`pair_blocks` walks it in a single block (the
+    same entries, bit for bit), else None: a caller that needs ``T`` twice (:func:`pair_product`, then
+    :func:`transpose_product`) passes it to both instead of squaring the pairs twice."""
+    s, n = X.shape
+    if s < 2 or s * (s - 1) // 2 > max(64, PAIR_BLOCK_BYTES // (4 * max(n, 1))):
+        return None
+    _, T = next(pair_blocks(X, ws, name))
+    assert T.shape[0] == s * (s - 1) // 2  # one block holds every pair when they number at most its rows
+    return T
+
+
+def _blocks(X, ws, T):
+    return pair_blocks(X, ws) if T is None else [(0, T)]
+
+
+def pair_product(X, ws, M, out, chunk=None, T=None):
     """``T @ M`` for the pair differences ``T`` of the float32 C-order ``X`` (``(s, n)``) and ``M``
     (``(n, B)``, float32), written into ``out`` (``(P, B)``) walking the pairs in blocks (:func:`pair_blocks`),
     so that ``T`` is never formed whole. With ``chunk < n`` the features are summed in chunks of ``chunk``
-    columns (float32 partial sums, as when ``T`` is formed a chunk of columns at a time)."""
+    columns (float32 partial sums, as when ``T`` is formed a chunk of columns at a time). ``T``: the
+    :func:`whole_pair_tensor` of ``X``, if the caller has it."""
     n = X.shape[1]
-    for o, T in pair_blocks(X, ws):
+    for o, T in _blocks(X, ws, T):
         r = T.shape[0]
         if chunk is None or chunk >= n:
             np.matmul(T, M, out=out[o : o + r])
@@ -325,11 +370,11 @@ def pair_product(X, ws, M, out, chunk=None):
     return out
 
 
-def transpose_product(X, ws, V):
+def transpose_product(X, ws, V, T=None):
     """``T' V`` (float64, ``(n, k)``) for the pair differences ``T`` of ``X`` and ``V`` (``(P, k)``, float32),
-    walking the pairs in blocks."""
+    walking the pairs in blocks (``T``: the :func:`whole_pair_tensor` of ``X``, if the caller has it)."""
     out = np.zeros((X.shape[1], V.shape[1]))
-    for o, T in pair_blocks(X, ws):
+    for o, T in _blocks(X, ws, T):
         out += T.T @ V[o : o + T.shape[0]]
     return out
 
@@ -361,12 +406,22 @@ def hsic_pair_weights(L, layout, estimator="biased"):
     if estimator == "unbiased":
         if m < 4:
             raise ValueError(f"the unbiased HSIC needs m >= 4 samples; got {m}")
-        Lt = L.copy()
-        np.fill_diagonal(Lt, 0.0)
-        l1 = Lt.sum(axis=0)
-        W = layout.take(Lt) + l1.sum() / ((m - 1) * (m - 2)) - (l1[layout.ia] + l1[layout.ib]) / (m - 2)
-        return 2.0 * W / (m * (m - 3)), 0.0
+        return _hsic1_weights(*_without_diagonal(L), layout), 0.0
     raise ValueError(f"estimator must be 'biased' or 'unbiased'; got {estimator!r}")
+
+
+def _without_diagonal(L):
+    """``L~`` (``L`` with its diagonal zeroed) and its row sums ``l = L~ 1``."""
+    Lt = L.copy()
+    np.fill_diagonal(Lt, 0.0)
+    return Lt, Lt.sum(axis=0)
+
+
+def _hsic1_weights(Lt, l1, layout):
+    """The HSIC1 pair weights of :func:`hsic_pair_weights` from :func:`_without_diagonal`'s ``L~`` and ``l``."""
+    m = layout.m
+    W = layout.take(Lt) + l1.sum() / ((m - 1) * (m - 2)) - (l1[layout.ia] + l1[layout.ib]) / (m - 2)
+    return 2.0 * W / (m * (m - 3))
 
 
 def batched_hsic(Kp, weights):
@@ -376,28 +431,60 @@ def batched_hsic(Kp, weights):
 
 
 class CenteredTarget:
-    """What the centred alignment needs of the label kernel, computed once."""
+    """What the centred alignment needs of the label kernel, each part computed once, when first used.
+
+    ``lc_pairs``, ``lc_trace``, ``lc_norm``: the centred label kernel (the ``"biased"`` alignment);
+    ``w1_pairs``, ``ll1``: the HSIC1 weights and norm (``"unbiased"``); ``lc_pairs32``, ``w1_pairs32``: the
+    weights in float32 (:func:`batched_alignments_f32`). An estimator's pass reads only its own parts.
+    """
 
     def __init__(self, L, layout):
-        L = np.asarray(L, dtype=float)
-        Lc = center(L)
+        self.L = np.asarray(L, dtype=float)
         self.layout = layout
-        self.lc_pairs = layout.take(Lc)
-        self.lc_trace = float(np.trace(Lc))
-        self.lc_norm = float(np.sqrt(np.einsum("ij,ij->", Lc, Lc)))
+
+    @cached_property
+    def _biased(self):
+        Lc = center(self.L)
+        return self.layout.take(Lc), float(np.trace(Lc)), float(np.sqrt(np.einsum("ij,ij->", Lc, Lc)))
+
+    @property
+    def lc_pairs(self):
+        return self._biased[0]
+
+    @property
+    def lc_trace(self):
+        return self._biased[1]
+
+    @property
+    def lc_norm(self):
+        return self._biased[2]
+
+    @cached_property
+    def _unbiased(self):
+        L, layout = self.L, self.layout
         m = layout.m
-        if m >= 4:  # the unbiased form (HSIC1) needs m >= 4
-            w, _ = hsic_pair_weights(L, layout, "unbiased")
-            self.w1_pairs = w * (m * (m - 3)) / 2.0
-            Lt = L.copy()
-            np.fill_diagonal(Lt, 0.0)
-            l1 = Lt.sum(axis=0)
-            self.ll1 = float(
-                np.einsum("ij,ij->", Lt, Lt) + l1.sum() ** 2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * (l1 @ l1)
-            )
-        else:
-            self.w1_pairs = np.zeros(layout.n_pairs)
-            self.ll1 = 0.0
+        if m < 4:  # the unbiased form (HSIC1) needs m >= 4
+            return np.zeros(layout.n_pairs), 0.0
+        Lt, l1 = _without_diagonal(L)
+        w = _hsic1_weights(Lt, l1, layout)
+        ll1 = float(np.einsum("ij,ij->", Lt, Lt) + l1.sum() ** 2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * (l1 @ l1))
+        return w * (m * (m - 3)) / 2.0, ll1
+
+    @property
+    def w1_pairs(self):
+        return self._unbiased[0]
+
+    @property
+    def ll1(self):
+        return self._unbiased[1]
+
+    @cached_property
+    def lc_pairs32(self):
+        return np.ascontiguousarray(self.lc_pairs, dtype=np.float32)
+
+    @cached_property
+    def w1_pairs32(self):
+        return np.ascontiguousarray(self.w1_pairs, dtype=np.float32)
 
 
 def _safe_ratio(num, denom):
@@ -507,20 +594,13 @@ def batched_alignments_f32(K, target, estimator="unbiased"):
     """
     lay = target.layout
     m = lay.m
-    if not hasattr(target, "_f32"):
-        target._f32 = (
-            lay.incidence.astype(np.float32),
-            np.ascontiguousarray(target.lc_pairs, dtype=np.float32),
-            np.ascontiguousarray(target.w1_pairs, dtype=np.float32),
-        )
-    inc, lc, w1 = target._f32
-    k1 = np.asarray(inc @ K, dtype=np.float64)  # (m, B) row sums without the diagonal
+    k1 = np.asarray(lay.incidence32 @ K, dtype=np.float64)  # (m, B) row sums without the diagonal
     ssq = np.einsum("pb,pb->b", K, K).astype(np.float64)
     if estimator == "biased":
-        num = target.lc_trace + 2.0 * (K.T @ lc).astype(np.float64)
+        num = target.lc_trace + 2.0 * (K.T @ target.lc_pairs32).astype(np.float64)
         denom = np.sqrt(_centred_sq_norm(m, ssq, k1)[0]) * target.lc_norm
     else:
-        num = 2.0 * (K.T @ w1).astype(np.float64)
+        num = 2.0 * (K.T @ target.w1_pairs32).astype(np.float64)
         s_k = k1.sum(axis=0)
         # the rounding of this path's own (``/ ((m-1)(m-2))``, one square root of the product) is kept: its
         # alignments, and so randSel's exact iterations, stay bit for bit what they were

@@ -117,20 +117,30 @@ def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_B
     best_s = np.empty(0, dtype=np.float32)
     best_p = np.empty((0, 2), dtype=np.int64)
     thr = -np.inf  # the n_cand-th best bounded score so far: a block's entries at or below it cannot enter
+    finite = bool(np.isfinite(W).all())  # then no score is nan, and every entry of a block exceeds -inf
     for i0 in range(0, d, block):
         i1 = min(d, i0 + block)
         width = d - i0  # the pairs (f, g >= f) with f in the block: columns i0.. only
-        S = np.zeros((i1 - i0, width), dtype=np.float32)
-        for q in range(Ycf.shape[1]):
-            G = (W[:, i0:i1] * Ycf[:, q : q + 1]).T @ W[:, i0:]  # the pairs' covariances (bounded spread)
-            S += G * G
-        lower = np.tri(i1 - i0, k=-1 if diagonal else 0, dtype=bool)  # (f, g < f) within the block: counted once
-        S[:, : i1 - i0][lower] = -1.0
-        flat = np.flatnonzero(S.ravel() > thr)
-        s_blk = S.ravel()[flat]
+        if Ycf.shape[1] == 1:  # one label column: the squared covariances in place (0 + g^2 = g^2 exactly)
+            S = (W[:, i0:i1] * Ycf).T @ W[:, i0:]
+            np.square(S, out=S)
+        else:
+            S = np.zeros((i1 - i0, width), dtype=np.float32)
+            for q in range(Ycf.shape[1]):
+                G = (W[:, i0:i1] * Ycf[:, q : q + 1]).T @ W[:, i0:]  # the pairs' covariances (bounded spread)
+                S += G * G
+        for r in range(i1 - i0):  # (f, g < f) within the block (and g = f without the diagonal): counted once
+            S[r, : r + (0 if diagonal else 1)] = -1.0
+        if finite and thr == -np.inf:  # every entry passes: the block as it is, without an index array
+            flat, s_blk = None, S.ravel()
+        else:
+            flat = np.flatnonzero(S.ravel() > thr)
+            s_blk = S.ravel()[flat]
         if s_blk.size > n_cand:
             top = np.argpartition(s_blk, s_blk.size - n_cand)[s_blk.size - n_cand :]
-            flat, s_blk = flat[top], s_blk[top]
+            flat, s_blk = (top if flat is None else flat[top]), s_blk[top]
+        elif flat is None:
+            flat, s_blk = np.arange(s_blk.size), s_blk.copy()
         ok = s_blk >= 0
         p = np.column_stack([i0 + flat[ok] // width, i0 + flat[ok] % width])
         best_s = np.concatenate([best_s, s_blk[ok]])

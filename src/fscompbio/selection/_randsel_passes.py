@@ -24,6 +24,7 @@ from .._pairs import (
     pair_product,
     pair_sq_diffs32,
     transpose_product,
+    whole_pair_tensor,
 )
 from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance, task_of_target
 from ._randsel_inference import _bonferroni_scores, _estimates, _normal_scores
@@ -73,24 +74,36 @@ def random_subset_masks(rng, n_features, size, n_subsets):
     if size <= 0:
         return np.zeros((n_features, n_subsets))
     keys = rng.random_sample((n_subsets, n_features))
-    idx = np.argpartition(keys, size - 1, axis=1)[:, :size]
-    mask = np.zeros((n_subsets, n_features))
-    np.put_along_axis(mask, idx, 1.0, axis=1)
+    # each subset: the features of the `size` smallest keys, i.e. those at or below the size-th smallest key
+    # (one partition of the keys, no index arrays); where that key is tied (probability ~ n^2 / 2^53), the
+    # exact choice of an index partition
+    mask = (keys <= np.partition(keys, size - 1, axis=1)[:, size - 1 : size]).astype(np.float64)
+    tied = np.flatnonzero(mask.sum(axis=1) != size)
+    if tied.size:
+        idx = np.argpartition(keys[tied], size - 1, axis=1)[:, :size]
+        rows = np.zeros((tied.size, n_features))
+        np.put_along_axis(rows, idx, 1.0, axis=1)
+        mask[tied] = rows
     return mask.T
 
 
-def balanced_subsample(rng, y, size, balanced):
-    """Indices of a random subsample without replacement (equal counts per class if ``balanced``)."""
+def class_members(y):
+    """The indices of each class of ``y``, in the order of ``np.unique(y)``."""
+    _, inv = np.unique(y, return_inverse=True)
+    return [np.flatnonzero(inv == c) for c in range(inv.max() + 1)]
+
+
+def balanced_subsample(rng, y, size, balanced, members=None):
+    """Indices of a random subsample without replacement (equal counts per class if ``balanced``).
+
+    ``members``: :func:`class_members` of ``y``, when the caller draws many subsamples of one ``y``."""
     m = y.shape[0]
     size = min(size, m)
     if not balanced:
         return np.sort(rng.choice(m, size=size, replace=False))
-    classes, inv = np.unique(y, return_inverse=True)
-    per = max(1, size // classes.size)
-    parts = []
-    for c in range(classes.size):
-        members = np.flatnonzero(inv == c)
-        parts.append(rng.choice(members, size=min(per, members.size), replace=False))
+    members = class_members(y) if members is None else members
+    per = max(1, size // len(members))
+    parts = [rng.choice(idx, size=min(per, idx.size), replace=False) for idx in members]
     return np.sort(np.concatenate(parts))
 
 
@@ -159,6 +172,7 @@ class _Problem:
                 )
         self.s = s
         self._layouts = {}
+        self._members = class_members(self.y_inv) if self.classification and balanced else None
 
     def layout(self, s):
         if s not in self._layouts:
@@ -168,8 +182,9 @@ class _Problem:
     def draw(self):
         """Rows of a random subsample; redrawn while it holds a single class (classification)."""
         while True:  # terminates: __init__ refused setups where a single class has probability > 1/2
-            rows = balanced_subsample(self.rng, self.y_inv if self.classification else self.y, self.s, self.balanced)
-            if not self.classification or np.unique(self.y_inv[rows]).size >= 2:
+            rows = balanced_subsample(self.rng, self.y_inv if self.classification else self.y, self.s, self.balanced,
+                                      self._members)
+            if not self.classification or (codes := self.y_inv[rows]).min() != codes.max():  # two classes at least
                 return rows
 
     def target(self, rows):
@@ -434,7 +449,8 @@ def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
         M = random_subset_masks(rng, n, h, B).astype(np.float32)
         if gammas is None:  # one width scale per iteration: the median distance of the random halves
             gammas = gamma_from_median_sq(grid, _median_sq_distance(Xs[rows], layout, M, rng))
-        D2 = pair_product(X, ws, M, ws.get("D2", (layout.n_pairs, B)))
+        T = whole_pair_tensor(X, ws)  # the pairs squared once for both products, when they fit one block
+        D2 = pair_product(X, ws, M, ws.get("D2", (layout.n_pairs, B)), T=T)
         np.maximum(D2, 0.0, out=D2)  # clip round-off
         if chosen is None:  # a grid: the width of largest mean alignment on the first batch
             scores = [_kernel_alignments(D2, g, target, estimator, ws).mean() for g in gammas]
@@ -445,7 +461,7 @@ def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
         # d a / d w_j = sum_p G_p T_pj for each half; only their sum over the batch's halves is needed, so
         # the halves are summed before the product (one matrix-vector product with T)
         Gs = (grad * K * -gamma).sum(axis=1).astype(np.float32)
-        sums[b] = transpose_product(X, ws, Gs[:, None])[:, 0]
+        sums[b] = transpose_product(X, ws, Gs[:, None], T=T)[:, 0]
         counts[b] = B
         align_sum += a.sum()
         align_n += a.size
@@ -471,14 +487,15 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
     s1c = np.zeros((L, n))
     gamma = None
     ws = Workspace()
+    layout = PairLayout(s)
     for b, B in enumerate(sizes):
         rows = np.sort(rng.choice(m, s, replace=False))
         Xb = np.ascontiguousarray(X[rows], dtype=np.float32)
-        layout = PairLayout(s)
         M = random_subset_masks(rng, n, h, B).astype(np.float32)
         if gamma is None:
             gamma = gamma_from_median_sq(width, _median_sq_distance(X[rows], layout, M, rng))
-        D2 = pair_product(Xb, ws, M, ws.get("D2", (layout.n_pairs, B)))
+        T = whole_pair_tensor(Xb, ws)  # the pairs squared once for both products, when they fit one block
+        D2 = pair_product(Xb, ws, M, ws.get("D2", (layout.n_pairs, B)), T=T)
         np.maximum(D2, 0.0, out=D2)
         K = np.exp(np.multiply(D2, np.float32(-gamma)))
         V = np.zeros((layout.n_pairs, L), dtype=np.float32)
@@ -492,7 +509,7 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
             target = CenteredTarget(label_kernel(yb, kind=kind), layout)
             _, grad = batched_alignment(K, target, estimator, gradient=True)
             V[:, i] = (grad * K * -gamma).sum(axis=1)
-        batch = transpose_product(Xb, ws, V).T  # (L, n)
+        batch = transpose_product(Xb, ws, V, T=T).T  # (L, n)
         s1 += batch
         s2 += batch**2
         s1c += batch * B
