@@ -289,11 +289,12 @@ class ColumnGenerationLP:
         """
         viol = self.M @ u - beta
         viol[self._in] = -np.inf  # already constrained (violations there are solver tolerance)
-        order = _top_stable(viol, k)
+        # the top 2k in stable order once: its first k are the top k (both are prefixes of the stable argsort)
+        wide = _top_stable(viol, 2 * k) if near > 0 else None
+        order = _top_stable(viol, k) if wide is None else wide[:k]
         new = order[viol[order] > self.tol]
         if near > 0 and new.size:
-            order = _top_stable(viol, 2 * k)
-            new = order[viol[order] > -near]
+            new = wide[viol[wide] > -near]
         return new
 
     def solve(self, cap):
