@@ -447,17 +447,9 @@ class CenteredTarget:
         Lc = center(self.L)
         return self.layout.take(Lc), float(np.trace(Lc)), float(np.sqrt(np.einsum("ij,ij->", Lc, Lc)))
 
-    @property
-    def lc_pairs(self):
-        return self._biased[0]
-
-    @property
-    def lc_trace(self):
-        return self._biased[1]
-
-    @property
-    def lc_norm(self):
-        return self._biased[2]
+    lc_pairs = property(lambda self: self._biased[0])
+    lc_trace = property(lambda self: self._biased[1])
+    lc_norm = property(lambda self: self._biased[2])
 
     @cached_property
     def _unbiased(self):
@@ -470,13 +462,8 @@ class CenteredTarget:
         ll1 = float(np.einsum("ij,ij->", Lt, Lt) + l1.sum() ** 2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * (l1 @ l1))
         return w * (m * (m - 3)) / 2.0, ll1
 
-    @property
-    def w1_pairs(self):
-        return self._unbiased[0]
-
-    @property
-    def ll1(self):
-        return self._unbiased[1]
+    w1_pairs = property(lambda self: self._unbiased[0])
+    ll1 = property(lambda self: self._unbiased[1])
 
     @cached_property
     def lc_pairs32(self):
