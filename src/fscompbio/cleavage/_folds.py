@@ -3,8 +3,10 @@
 Folds split by sequence (all windows of a sequence in one fold) or by homology cluster (no test sequence
 keeps a close homologue in training). Training protocols (:func:`training_windows`):
 
-- the paper's: a class-balanced subsample of the training windows, at most ``max_train_per_class`` of
-  each class (the thesis balanced its subsamples);
+- the capped one: a class-balanced subsample of the training windows, at most ``max_train_per_class`` of
+  each class. Neither the thesis nor the paper states a cap for the SVM (the thesis trains a chunking SVM
+  on all windows, section 5.5; the paper's "balanced subsamples" concern the selectors): the cap is a
+  hypothesis of this reproduction for the paper's accuracies;
 - the adequate one: every training positive and ``negatives_per_positive`` times as many random
   negatives, the classifier weighting the classes equally (``class_weight="balanced"``).
 """
@@ -86,7 +88,8 @@ def training_windows(y, *, max_per_class=None, negatives_per_positive=None, rand
     y : array-like of shape (n,)
         Labels of the fold's training windows (1 = cleavage window).
     max_per_class : int or None, default=None
-        The paper's protocol: a class-balanced subsample with at most this many
+        The capped protocol (a hypothesis of this reproduction; neither text
+        states a cap): a class-balanced subsample with at most this many
         windows per class (``None``: as many negatives as positives).
     negatives_per_positive : float or None, default=None
         The adequate protocol: every positive and ``round(r * n_positives)``
