@@ -54,11 +54,17 @@ Candidates (``RandSel`` parameters; every other one at its default):
     workflow's draws 0-2 of the fake class, XOR, non-linear Weston and linear Zhang (feature noise) at the thesis
     config's chapter-4 settings (``--defaults``: RandSel's own): size of ``selected_`` / relevant in it, and CPU
     s of the fit with the refits.
+(g) the linear Zhang sets (sample noise, feature noise) over ``--draws`` draws (default 20; ``make_dataset``
+    seeds 0..N-1, columns permuted as in (b)): relevant features in the top 10 of ``RandSel()``, of chapter 4's
+    peers, and of references that rank by the absolute correlation with the label: of every feature's normal
+    scores, and (sample noise) of the values on the rows left after removing the 5% of largest norm (the
+    outlying rows, whose every feature has 10 times the spread; a Gaussian kernel gives them almost no
+    weight). Per draw, mean, and the draws where a ranker finds more or fewer than randSel.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and four of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f]
-[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2]``. Each part stays under about 5 minutes on one core.
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
 
@@ -354,9 +360,55 @@ def bench_f(args):
               flush=True)
 
 
+def _ranks_by_abs_corr(A, y):
+    from scipy.stats import rankdata
+
+    A = (A - A.mean(axis=0)) / A.std(axis=0)
+    yc = (y - y.mean()) / y.std()
+    return rankdata(-np.abs(A.T @ yc), method="ordinal").astype(int)
+
+
+def bench_g(args):
+    from scipy.stats import norm, rankdata
+
+    import fscompbio.selection as S
+
+    draws = range(args.draws)
+
+    def without_outlying_rows(X, y):
+        keep = np.argsort(np.linalg.norm(X, axis=1), kind="stable")[: X.shape[0] - round(0.05 * X.shape[0])]
+        return _ranks_by_abs_corr(X[keep], y[keep])
+
+    rankers = {
+        "RandSel()": lambda X, y, s: fit({}, X, y, random_state=s).ranking_,
+        **{f"peer: {lab}": (lambda X, y, s, cls=cls, kw=kw: getattr(S, cls)(**kw).fit(X, y).ranking_)
+           for lab, (cls, kw) in PEERS.items()},
+        "|corr|, normal scores, all rows": lambda X, y, s: _ranks_by_abs_corr(
+            norm.ppf((rankdata(X, axis=0) - 0.5) / X.shape[0]), y),
+        "|corr|, without the 5% outlying rows": lambda X, y, s: without_outlying_rows(X, y),
+    }
+    for name in ("linear_zhang_sample_noise", "linear_zhang_feature_noise"):
+        print(f"\n(g) {name}, draws 0-{draws[-1]} (columns permuted): relevant features in the top 10; per draw, "
+              "mean, and draws with more / fewer than RandSel()")
+        used = {lab: r for lab, r in rankers.items() if "outlying rows" not in lab or "sample_noise" in name}
+        hits = {lab: [] for lab in used}
+        for s in draws:
+            X, y, rel = permuted(name, s)
+            for lab, rank in used.items():
+                hits[lab].append(int(np.isin(np.argsort(rank(X, y, s), kind="stable")[:10], rel).sum()))
+        base = np.array(hits["RandSel()"])
+        print("| ranker | mean | per draw | more / fewer than RandSel() |")
+        print("| --- | --- | --- | --- |")
+        for lab, h in hits.items():
+            h = np.array(h)
+            print(f"| {lab} | {h.mean():.2f} | {' '.join(map(str, h))} | {int((h > base).sum())} / "
+                  f"{int((h < base).sum())} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f"], default=None)
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g"], default=None)
+    ap.add_argument("--draws", type=int, default=20, help="(g): draws of each linear Zhang set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
@@ -379,7 +431,7 @@ def main():
                 del CANDIDATES[k]
     with threadpool_limits(1):
         for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
-                         ("f", bench_f), ("d", bench_d)):
+                         ("f", bench_f), ("g", bench_g), ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
 
