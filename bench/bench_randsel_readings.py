@@ -54,7 +54,7 @@ Candidates (``RandSel`` parameters; every other one at its default):
     workflow's draws 0-2 of the fake class, XOR, non-linear Weston and linear Zhang (feature noise) at the thesis
     config's chapter-4 settings (``--defaults``: RandSel's own): size of ``selected_`` / relevant in it, and CPU
     s of the fit with the refits.
-(g) the linear Zhang sets (sample noise, feature noise) over ``--draws`` draws (default 20; ``make_dataset``
+(g) the linear Zhang sets (sample noise, feature noise) and non-linear Weston over ``--draws`` draws (default 20; ``make_dataset``
     seeds 0..N-1, columns permuted as in (b)): relevant features in the top 10 of ``RandSel()``, of chapter 4's
     peers, and of references that rank by the absolute correlation with the label: of every feature's normal
     scores, and (sample noise) of the values on the rows left after removing the 5% of largest norm (the
@@ -387,7 +387,7 @@ def bench_g(args):
             norm.ppf((rankdata(X, axis=0) - 0.5) / X.shape[0]), y),
         "|corr|, without the 5% outlying rows": lambda X, y, s: without_outlying_rows(X, y),
     }
-    for name in ("linear_zhang_sample_noise", "linear_zhang_feature_noise"):
+    for name in ("linear_zhang_sample_noise", "linear_zhang_feature_noise", "nonlinear_weston"):
         print(f"\n(g) {name}, draws 0-{draws[-1]} (columns permuted): relevant features in the top 10; per draw, "
               "mean, and draws with more / fewer than RandSel()")
         used = {lab: r for lab, r in rankers.items() if "outlying rows" not in lab or "sample_noise" in name}
@@ -408,7 +408,7 @@ def bench_g(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g"], default=None)
-    ap.add_argument("--draws", type=int, default=20, help="(g): draws of each linear Zhang set")
+    ap.add_argument("--draws", type=int, default=20, help="(g): draws of each set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
