@@ -11,6 +11,7 @@ configfile: "config.yaml"
 report: "report/workflow.rst"
 
 
+include: "rules/scheduling.smk"
 include: "rules/common.smk"
 include: "rules/resources.smk"
 include: "rules/report.smk"
