@@ -360,30 +360,25 @@ def bench_f(args):
               flush=True)
 
 
-def _ranks_by_abs_corr(A, y):
-    from scipy.stats import rankdata
-
-    A = (A - A.mean(axis=0)) / A.std(axis=0)
-    yc = (y - y.mean()) / y.std()
-    return rankdata(-np.abs(A.T @ yc), method="ordinal").astype(int)
-
-
 def bench_g(args):
     from scipy.stats import norm, rankdata
 
     import fscompbio.selection as S
 
+    def by_abs_corr(A, y):  # chapter 3's correlation ranking
+        return S.CorrelationSelector().fit(A, y).ranking_
+
     draws = range(args.draws)
 
     def without_outlying_rows(X, y):
         keep = np.argsort(np.linalg.norm(X, axis=1), kind="stable")[: X.shape[0] - round(0.05 * X.shape[0])]
-        return _ranks_by_abs_corr(X[keep], y[keep])
+        return by_abs_corr(X[keep], y[keep])
 
     rankers = {
         "RandSel()": lambda X, y, s: fit({}, X, y, random_state=s).ranking_,
         **{f"peer: {lab}": (lambda X, y, s, cls=cls, kw=kw: getattr(S, cls)(**kw).fit(X, y).ranking_)
            for lab, (cls, kw) in PEERS.items()},
-        "|corr|, normal scores, all rows": lambda X, y, s: _ranks_by_abs_corr(
+        "|corr|, normal scores, all rows": lambda X, y, s: by_abs_corr(
             norm.ppf((rankdata(X, axis=0) - 0.5) / X.shape[0]), y),
         "|corr|, without the 5% outlying rows": lambda X, y, s: without_outlying_rows(X, y),
     }
