@@ -13,7 +13,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # tools/ is not part of the installed package
     sys.path.insert(0, str(REPO))
 
-from tools import quick_run as Q  # noqa: E402
+from tools import quick_run as Q
+from tools.run_archive import manifests  # noqa: E402
 
 
 def test_the_readme_block_is_the_generated_one():
@@ -34,7 +35,8 @@ def test_the_block_shows_the_record():
     assert "| quick (`make workflow`) | 1,234 | 10.0 CPU-minutes | 5.5 minutes on 2 cores |" in text
     assert "`0123456789ab`" in text and "on idle cores" in text
     n, cpu_h, _ = Q.thesis_cost()
-    assert n > 1000 and cpu_h > 1 and f"{cpu_h:.2f} CPU-hours" in text
+    timed = sum(1 for m in manifests(Q.THESIS) for j in m["jobs"] if j["times"])  # every timed job of the archive
+    assert n == timed and cpu_h > 1 and f"{cpu_h:.2f} CPU-hours" in text
     assert "load 3" in Q.run_cost_block({**cost, "load_at_start": 3.0})
 
 
