@@ -3,6 +3,7 @@ and that everything the package and the workflow import is a dependency or in th
 
 import ast
 import json
+import subprocess
 import sys
 import tomllib
 from importlib import metadata
@@ -151,3 +152,12 @@ def test_the_package_and_the_workflow_import_only_declared_dependencies():
         dists = {canonicalize_name(d) for d in owners.get(top, [])}
         assert dists & direct, f"{where} imports {top!r} (from {sorted(dists) or 'no installed package'}), " \
                                "which is neither a dependency nor in the workflow extra in pyproject.toml"
+
+
+def test_the_record_names_the_blas_in_a_fresh_process():
+    # threadpoolctl sees loaded libraries only: a process that has not imported NumPy yet must still name its BLAS
+    code = "import json; from fscompbio.environment import environment_record; print(json.dumps(environment_record()['blas']))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    blas = json.loads(out)
+    assert blas and all(b["user_api"] == "blas" and b["internal_api"] for b in blas)
+    assert all(b["architecture"] for b in blas if b["internal_api"] == "openblas")  # its CPU kernel

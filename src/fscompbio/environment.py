@@ -136,6 +136,13 @@ def compare_to_lock(lock_path, installed=None, *, ignore=("fscompbio",)):
 
 
 def _blas():
+    """The BLAS libraries NumPy and SciPy load, with the CPU kernel each chose (OpenBLAS' ``architecture``).
+
+    threadpoolctl reports loaded libraries only, so NumPy and SciPy's linear algebra are loaded first. The
+    kernel is part of the result: the same config gives byte-identical results on one kind of CPU, while
+    another kernel (another CPU) may round sums differently (e.g. an L-BFGS fit's path)."""
+    import numpy  # noqa: F401
+    import scipy.linalg  # noqa: F401
     from threadpoolctl import threadpool_info
 
     keep = ("user_api", "internal_api", "version", "architecture")
