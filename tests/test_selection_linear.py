@@ -213,3 +213,24 @@ def test_logistic_rejects_regression_target():
     X = np.random.default_rng(0).normal(size=(20, 4))
     with pytest.raises(ValueError, match="Unknown label type"):
         StabilitySelection(learner="logistic").fit(X, X[:, 0])
+
+
+def test_ranking_rounds_scores_closer_than_rtol_to_ties():
+    # one unit in the last place apart: ordered by value without rtol, by index with it
+    a = 0.56372128764208007
+    b = np.nextafter(a, 1.0)
+    assert ranking_from_scores([a, b]).tolist() == [2, 1]
+    assert ranking_from_scores([a, b], rtol=1e-12).tolist() == [1, 2]
+    assert ranking_from_scores([0.5, 0.25, np.nan], rtol=1e-12)[:2].tolist() == [1, 2]
+
+
+def test_correlation_ranking_breaks_near_ties_by_index():
+    # x and 3x + 7 have the same correlation in exact arithmetic; in floating point they may differ by an ulp, one
+    # way or the other depending on the CPU and the columns around them: the lower index ranks first, on every machine
+    rng = np.random.default_rng(0)
+    y = np.repeat([-1.0, 1.0], 20)
+    x = y + rng.normal(size=40)
+    noise = rng.normal(size=40)
+    for X in (np.column_stack([noise, x, 3.0 * x + 7.0]), np.column_stack([noise, 3.0 * x + 7.0, x])):
+        sel = CorrelationSelector().fit(X, y)
+        assert sel.ranking_.tolist() == [3, 1, 2]

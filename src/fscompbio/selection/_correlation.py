@@ -17,6 +17,10 @@ from ._ranking import ranking_from_scores, resolve_n_features
 
 __all__ = ["CorrelationSelector", "abs_correlation"]
 
+#: correlations closer than this (relative to the largest) rank as ties, broken by the lower feature index, so
+#: that the ranking is the same on every CPU (see :func:`~fscompbio.selection._ranking.ranking_from_scores`)
+TIE_RTOL = 1e-12
+
 
 def abs_correlation(X, y):
     """Absolute Pearson correlation of every column of X with y.
@@ -69,7 +73,8 @@ class CorrelationSelector(SelectorMixin, BaseEstimator):
         ``|r|`` per feature. For a multiclass target, the largest ``|r|`` with
         the one-vs-rest indicators of the classes.
     ranking_ : ndarray of shape (n_features_in_,)
-        1 = most correlated; ties broken by the lower index.
+        1 = most correlated; ties (correlations within ``TIE_RTOL`` of the
+        largest, relative) broken by the lower index.
     n_features_in_ : int
 
     Notes
@@ -117,7 +122,7 @@ class CorrelationSelector(SelectorMixin, BaseEstimator):
             yf = np.unique(y, return_inverse=True)[1].astype(float) if y.dtype.kind not in "fiu" else y.astype(float)
             scores = abs_correlation(X, yf)
         self.scores_ = scores
-        self.ranking_ = ranking_from_scores(scores)
+        self.ranking_ = ranking_from_scores(scores, rtol=TIE_RTOL)
         return self
 
     def _get_support_mask(self):

@@ -10,7 +10,7 @@ import numpy as np
 __all__ = ["ranking_from_order", "ranking_from_scores", "resolve_n_features", "top_k_mask"]
 
 
-def ranking_from_scores(scores, *tiebreak):
+def ranking_from_scores(scores, *tiebreak, rtol=0.0):
     """``ranking_`` (1 = best) from ``scores_`` (higher = better), stable.
 
     Parameters
@@ -19,12 +19,25 @@ def ranking_from_scores(scores, *tiebreak):
     *tiebreak : ndarray of shape (n_features,)
         Secondary keys (higher = better) to break ties of ``scores``, in order;
         remaining ties go to the lower feature index.
+    rtol : float, default=0.0
+        Scores are first rounded to multiples of ``rtol`` times the largest
+        finite ``|score|``, so that scores closer than that rank as ties. A
+        tie in exact arithmetic (two features of equal correlation with the
+        target) can come out of floating point equal on one CPU and one unit
+        in the last place apart on another (their BLAS kernels round
+        differently): without the rounding, the ranking, and every subset
+        taken from it, would depend on the machine.
 
     Returns
     -------
     ranking : ndarray of shape (n_features,), int
     """
     scores = np.asarray(scores, dtype=float)
+    if rtol > 0:
+        finite = np.isfinite(scores)
+        scale = float(np.max(np.abs(scores[finite]))) if finite.any() else 0.0
+        if scale > 0:
+            scores = np.where(finite, np.round(scores / (rtol * scale)), scores)
     keys = [-np.asarray(t, dtype=float) for t in reversed(tiebreak)] + [-scores]
     order = np.lexsort(keys)  # last key is primary; lexsort is stable
     ranking = np.empty(scores.size, dtype=np.intp)
