@@ -149,3 +149,18 @@ def test_a_job_another_part_archived_stays_that_parts_unless_its_file_changed(tm
     (run / rel).write_text('{"n_features": 200}')  # the job ran again, with another result
     with pytest.raises(ValueError, match="differs from .*archived by part 'chapter5'"):
         _archived_elsewhere(_job("ch5_sparse_filtering", rel), elsewhere, run, archive)
+
+
+def test_a_job_timed_by_a_file_directly_under_logs_is_its_own_stage(tmp_path):
+    import json
+
+    from tools.run_archive import _stage_times
+
+    (tmp_path / "parts").mkdir()
+    manifest = _manifest("sitting_1", [(10.0, 5.0)])
+    manifest["jobs"].append({"rule": "environment", "outputs": ["figures/environment.md"], "benchmark": None,
+                             "log": "logs/environment.log", "times": {"s": 2.0, "job_cpu_s": 1.0, "max_rss_mb": 1.0}})
+    (tmp_path / "parts" / "sitting_1.json").write_text(json.dumps(manifest))
+    stages, _ = _stage_times(tmp_path)
+    assert set(stages) == {"sitting_1", "environment"}  # benchmarks/sitting_1/0.tsv, logs/environment.log
+    assert stages["environment"][:4] == [1, 2.0, 1, 1.0]

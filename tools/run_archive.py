@@ -478,12 +478,14 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
 def _stage_times(archive):
     """Per stage ``[jobs timed, wall s, jobs with CPU measured, their CPU s, wall s of the others]``; the timed jobs.
 
-    The stage is the first directory under ``benchmarks/`` or ``logs/`` of the job's timing (else its part)."""
+    The stage is the first directory under ``benchmarks/`` or ``logs/`` of the job's timing, or the name of a file
+    directly under them (``logs/environment.log``: ``environment``); else the job's part."""
     rows = [(j, m["part"]) for m in manifests(archive) for j in m["jobs"] if j.get("times")]
     stages = defaultdict(lambda: [0, 0.0, 0, 0.0, 0.0])
     for j, part in rows:
         timed_by = j["benchmark"] or j.get("log")  # benchmarks/<stage>/..., logs/<stage>/... (else: the part's)
-        stage = Path(timed_by).parts[1] if timed_by and len(Path(timed_by).parts) > 2 else part
+        parts = Path(timed_by).parts if timed_by else ()
+        stage = parts[1] if len(parts) > 2 else Path(parts[1]).name.split(".")[0] if len(parts) == 2 else part
         st = stages[stage]
         st[0] += 1
         st[1] += j["times"]["s"] or 0.0
