@@ -484,8 +484,8 @@ def _stage_times(archive):
     stages = defaultdict(lambda: [0, 0.0, 0, 0.0, 0.0])
     for j, part in rows:
         timed_by = j["benchmark"] or j.get("log")  # benchmarks/<stage>/..., logs/<stage>/... (else: the part's)
-        parts = Path(timed_by).parts if timed_by else ()
-        stage = parts[1] if len(parts) > 2 else Path(parts[1]).name.split(".")[0] if len(parts) == 2 else part
+        path = Path(timed_by or "")
+        stage = path.parts[1] if len(path.parts) > 2 else path.stem if len(path.parts) == 2 else part
         st = stages[stage]
         st[0] += 1
         st[1] += j["times"]["s"] or 0.0
