@@ -100,3 +100,20 @@ def test_process_cpu_seconds_is_the_process_own():
     r = resource.getrusage(resource.RUSAGE_SELF)
     assert 0 < own <= r.ru_utime + r.ru_stime + 0.02
     assert Q.process_cpu_seconds(2**22 + 12345) is None   # no such process
+
+
+def test_the_block_says_what_jobs_run_again_on_another_machine_took(tmp_path):
+    (tmp_path / "parts").mkdir()
+    job = {"rule": "ch3_fold", "outputs": ["results/chapter3/folds/xor/lasso/folds0-4.json"], "benchmark": None,
+           "log": "logs/chapter3/folds/xor/lasso/folds0-4.log"}
+    first = {"part": "first", "jobs": [], "superseded": [{**job, "by": "again", "times": {"s": 9000.0, "job_cpu_s": 7200.0,
+                                                                                           "max_rss_mb": 1.0}}]}
+    again = {"part": "again", "jobs": [{**job, "times": {"s": 3700.0, "job_cpu_s": 3600.0, "max_rss_mb": 1.0}}]}
+    for m in (first, again):
+        (tmp_path / "parts" / f"{m['part']}.json").write_text(json.dumps(m))
+    cost = {"commit": "0123456789abcdef", "config": "config.yaml", "cores": 2, "jobs": 10, "cpu_seconds": 60.0,
+            "wall_seconds": 60.0, "load_at_start": 0.1, "date": "2026-01-01"}
+    text = Q.run_cost_block(cost, archive=tmp_path)
+    assert "| thesis (`make thesis`) | 1 timed | 1.00 CPU-hours |" in text  # the later run counts
+    assert "1 of its jobs, run again unchanged on the machine of a later part, took 1.00 CPU-hours there against " \
+           "2.00 in their first run (2.0 times as much)" in text

@@ -164,3 +164,36 @@ def test_a_job_timed_by_a_file_directly_under_logs_is_its_own_stage(tmp_path):
     stages, _ = _stage_times(tmp_path)
     assert set(stages) == {"sitting_1", "environment"}  # benchmarks/sitting_1/0.tsv, logs/environment.log
     assert stages["environment"][:4] == [1, 2.0, 1, 1.0]
+
+
+def test_supersede_hands_the_jobs_that_ran_again_to_the_new_part_and_times_compares_both_runs(tmp_path):
+    import json
+
+    from tools.run_archive import _part_table, supersede
+
+    archive, run = tmp_path / "archive", tmp_path / "run"
+    (archive / "parts").mkdir(parents=True)
+    first = _manifest("first", [(100.0, 900.0), (50.0, 40.0)])
+    first["commit"], first["files"] = "a" * 40, [j["outputs"][0] for j in first["jobs"]]
+    for rel in first["files"]:
+        for root in (archive / "files", run):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text("{}")
+    (run / first["files"][0]).write_text('{"seconds": 1}')  # ran again: another timing file
+    (archive / "parts" / "first.json").write_text(json.dumps(first))
+
+    assert [j["outputs"] for j in supersede(archive, "first", "again", run, "timed on an idle machine")] == \
+        [[first["files"][0]]]
+    assert json.loads((archive / "parts" / "first.json").read_text()) == first  # without write: nothing changes
+    supersede(archive, "first", "again", run, "timed on an idle machine", write=True)
+    kept = json.loads((archive / "parts" / "first.json").read_text())
+    assert [j["outputs"][0] for j in kept["jobs"]] == kept["files"] == [first["files"][1]]
+    assert kept["superseded"] == [{**first["jobs"][0], "by": "again"}]
+    assert kept["note"].endswith("archived by part again (1 r): timed on an idle machine")
+
+    again = {"part": "again", "commit": "b" * 40,
+             "jobs": [{**first["jobs"][0], "times": {"s": 310.0, "job_cpu_s": 300.0, "max_rss_mb": 1.0}}]}
+    (archive / "parts" / "again.json").write_text(json.dumps(again))
+    table = _part_table(archive)
+    assert "| again | `bbbbbbb` | 1 | 0.08 |" in table and "| first | `aaaaaaa` | 1 | 0.01 |" in table
+    assert table[-1] == "| 1 | first | 0.25 | again | 0.08 | 3.00 |"  # 900 CPU-s then, 300 now

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from tools import readme_blocks
 from tools.claims_by_scale import QUICK, keep_quick_run
-from tools.run_archive import _stage_times
+from tools.run_archive import _stage_times, rerun_pairs
 
 REPO = Path(__file__).resolve().parents[1]
 COST = REPO / "archive" / "quick" / "cost.json"
@@ -141,6 +141,18 @@ def thesis_cost(archive=THESIS):
             sum(st[0] - st[2] for st in stages.values()))
 
 
+def _rerun_sentence(archive):
+    """How much CPU time the archive's jobs run again on a later part's machine took against their first run."""
+    pairs = rerun_pairs(archive)
+    if not pairs:
+        return ""
+    n = sum(p[0] for p in pairs.values())
+    then, again = sum(p[1] for p in pairs.values()), sum(p[2] for p in pairs.values())
+    return (f" The thesis run's parts ran on more than one machine: {n} of its jobs, run again unchanged on the "
+            f"machine of a later part, took {again / 3600:.2f} CPU-hours there against {then / 3600:.2f} in their "
+            f"first run ({then / again:.1f} times as much); the figure above counts the later run.")
+
+
 def run_cost_block(cost=None, archive=THESIS):
     """The README's block: what the quick and the thesis config cost, from their records."""
     cost = cost or json.loads(COST.read_text())
@@ -161,6 +173,7 @@ def run_cost_block(cost=None, archive=THESIS):
         "archived run (the CPU time its jobs measured themselves"
         + (f"; {unmeasured} jobs with wall time only" if unmeasured else "")
         + ", Snakemake's own scheduling not included; details in [docs/reproduction.md](docs/reproduction.md))."
+        + _rerun_sentence(archive)
         + _split_sentence(cost),
     ]
     return "\n".join(lines)

@@ -4,6 +4,7 @@
                                         [--archive archive/thesis] [--part NAME]
     python -m tools.run_archive redraw [--archive archive/thesis] [--workdir thesis_figures] [--cores 2] [--check]
     python -m tools.run_archive times [--archive archive/thesis] [--write] [--doc]
+    python -m tools.run_archive supersede PART RUN_DIR --by NEWPART --reason TEXT [--write]
 
 ``collect`` takes a finished (or partly finished) run in ``RUN_DIR`` and copies into the archive:
 
@@ -39,6 +40,9 @@ the archive was made may draw differently: the archive's commit is in every mani
 CPU time is the one each job measures itself and writes as its log's last line (:mod:`fscompbio.joblog`):
 Snakemake's benchmark samples CPU time and loses what a job burns after its last sample, so its figure is
 kept in the manifest but not summed. Parts run before the jobs measured themselves have wall times only.
+A table per part gives its commit and CPU time. Jobs that ran again (to measure them on another machine,
+or after a fix) are first handed over by ``supersede``: their records move to the old part's ``superseded``
+list, the new part archives them, and ``times`` compares the CPU time of the two runs of the same jobs.
 ``collect`` (and ``times --write``) keeps the same tables in the archive's ``TIMES.md``; ``times --doc`` (or
 ``--readme``) writes the stage table and the whole config's CPU-hours into docs/reproduction.md's block (between
 its ``thesis-times`` markers).
@@ -75,6 +79,8 @@ RECOMPUTED_RULES = frozenset({"dataset", "ch5_windows", "ch5_encode", "ch5_encod
 #: rules that record the run itself (the software it used): archived whole, their report files included, so
 #: that the redrawn report shows the run's environment, not the one that redraws it
 RUN_RECORD_RULES = frozenset({"environment"})
+#: rules whose jobs exist only to read a claim the study leaves open in another way (their cost is given apart)
+READING_RULES = {"ch5_predict_raw": "chapter 5's SVMs on the published, unscaled values, the reading scales=raw"}
 
 
 # --------------------------------------------------------------------------
@@ -362,6 +368,37 @@ def collect(run_dir, configfiles, archive, part, targets=(), note=None, vouch_fo
     return manifest
 
 
+def supersede(archive, part, by, run_dir, reason, write=False):
+    """Hand the jobs of ``part`` that ran again in ``run_dir`` (an archived output differs) over to part ``by``.
+
+    Their records move from the manifest's ``jobs`` to its ``superseded`` list (with their first times and
+    ``"by": by``) and their files leave its ``files``, so that ``collect --part BY`` archives them with their
+    new outputs and times, and ``times`` compares the two runs of the same jobs. The manifest's note says which
+    rules and why (``reason``). Only prints what it would do unless ``write``; returns the superseded jobs."""
+    archive, run_dir = Path(archive), Path(run_dir)
+    path = archive / "parts" / f"{part}.json"
+    m = json.loads(path.read_text())
+
+    def ran_again(job):
+        return any((run_dir / o).is_file() and (run_dir / o).read_bytes() != (archive / "files" / o).read_bytes()
+                   for o in job["outputs"])
+
+    moved = [j for j in m["jobs"] if ran_again(j)]
+    counts = defaultdict(int)
+    for j in moved:
+        counts[j["rule"]] += 1
+    rules = ", ".join(f"{n} {r}" for r, n in sorted(counts.items()))
+    print(f"{part}: {len(moved)} of {len(m['jobs'])} jobs ran again in {run_dir}" + (f" ({rules})" if moved else ""))
+    if moved and write:
+        gone = {o for j in moved for o in j["outputs"]}
+        m["jobs"] = [j for j in m["jobs"] if not ran_again(j)]
+        m["files"] = [f for f in m["files"] if f not in gone]
+        m["superseded"] = m.get("superseded", []) + [{**j, "by": by} for j in moved]
+        m["note"] = (m.get("note") or "") + f" Jobs run again, archived by part {by} ({rules}): {reason}"
+        path.write_text(json.dumps(m, indent=1, sort_keys=True) + "\n")
+    return moved
+
+
 def manifests(archive):
     paths = sorted((Path(archive) / "parts").glob("*.json"))
     if not paths:
@@ -506,13 +543,51 @@ def _stage_table(stages):
     return lines
 
 
+def rerun_pairs(archive):
+    """``{(first part, part that ran them again): [jobs, CPU s then, CPU s again]}`` over the jobs handed over by
+    :func:`supersede` whose CPU time both runs measured."""
+    ms = manifests(archive)
+    now = {j["outputs"][0]: (m["part"], j) for m in ms for j in m["jobs"]}
+    pairs = defaultdict(lambda: [0, 0.0, 0.0])
+    for m in ms:
+        for old in m.get("superseded", []):
+            part, new = now.get(old["outputs"][0], (None, None))
+            then_cpu = (old.get("times") or {}).get("job_cpu_s")
+            now_cpu = ((new or {}).get("times") or {}).get("job_cpu_s")
+            if part == old["by"] and then_cpu and now_cpu:
+                pair = pairs[(m["part"], part)]
+                pair[0] += 1
+                pair[1] += then_cpu
+                pair[2] += now_cpu
+    return dict(sorted(pairs.items()))
+
+
+def _part_table(archive):
+    """Per part: its commit, timed jobs and their CPU-hours; then, for jobs a later part ran again
+    (:func:`supersede`), their CPU time in both runs."""
+    ms = manifests(archive)
+    lines = ["| part | commit | jobs timed | their CPU-hours |", "| --- | --- | ---: | ---: |"]
+    for m in ms:
+        timed = [j for j in m["jobs"] if j.get("times")]
+        cpu = sum(j["times"].get("job_cpu_s") or 0.0 for j in timed)
+        lines.append(f"| {m['part']} | `{(m.get('commit') or '-')[:7]}` | {len(timed)} | {cpu / 3600:.2f} |")
+    pairs = rerun_pairs(archive)
+    if pairs:
+        lines += ["", "| jobs run again | first run | its CPU-hours | run again by | its CPU-hours | first / again |",
+                  "| ---: | --- | ---: | --- | ---: | ---: |"]
+        for (first, again), (n, a, b) in pairs.items():
+            lines.append(f"| {n} | {first} | {a / 3600:.2f} | {again} | {b / 3600:.2f} | {a / b:.2f} |")
+    return lines
+
+
 def times(archive, n_slowest=10):
-    """Measured wall and CPU time per stage and the slowest jobs, as Markdown.
+    """Measured wall and CPU time per stage, per part (with the jobs a part ran again), and the slowest jobs, as
+    Markdown.
 
     CPU time is summed over the jobs that measured their own (``job_cpu_s``); the table says how many did.
     """
     stages, rows = _stage_times(archive)
-    lines = _stage_table(stages)
+    lines = _stage_table(stages) + [""] + _part_table(archive)
     lines += ["", "| slowest jobs | rule | wall s | CPU s | max RSS MB |", "| --- | --- | ---: | ---: | ---: |"]
     for j, _ in sorted(rows, key=lambda r: -(r[0]["times"]["s"] or 0))[:n_slowest]:
         t = j["times"]
@@ -547,6 +622,13 @@ def doc_times(archive, cores=2):
         lines.append(f"The whole config: {cpu_h:.2f} CPU-hours measured over {n_cpu:,} of its {n:,} timed jobs; "
                      f"with the others' wall time (about {rest_h:.1f} hours) at most {cpu_h + rest_h:.1f} "
                      f"CPU-hours, at least {(cpu_h + rest_h) / cores:.1f} hours on {cores} cores if all were CPU.")
+    readings = [j for m in manifests(archive) for j in m["jobs"] if j["rule"] in READING_RULES and j.get("times")]
+    if readings:
+        cpu_r = sum(j["times"].get("job_cpu_s") or 0.0 for j in readings)
+        what = "; ".join(f"`{r}`: {w}" for r, w in READING_RULES.items())
+        lines.append(f"Of these, the jobs that only serve a reading of the claims ({what}): {len(readings)} jobs, "
+                     f"{cpu_r / 60:.1f} CPU-minutes.")
+    lines += ["", "Per part of the archive (each part ran at one commit, on one machine):", ""] + _part_table(archive)
     return "\n".join(lines)
 
 
@@ -588,6 +670,13 @@ def main(argv=None):
     c.add_argument("--note", help="how the part was computed, when its commit does not say it all")
     c.add_argument("--vouch-for", nargs="+", default=[], metavar="RULE",
                    help="archive these rules' results although Snakemake would run them again (say why in --note)")
+    s = sub.add_parser("supersede", help="hand a part's jobs that ran again in a run directory over to a new part")
+    s.add_argument("part")
+    s.add_argument("run_dir")
+    s.add_argument("--by", required=True, help="the part that will archive them (collect --part BY)")
+    s.add_argument("--reason", required=True, help="why they ran again (kept in the part's note)")
+    s.add_argument("--archive", default="archive/thesis")
+    s.add_argument("--write", action="store_true", help="edit the manifest (otherwise only print what would move)")
     r = sub.add_parser("redraw", help="draw the report from the archive, refitting nothing")
     r.add_argument("--archive", default="archive/thesis")
     r.add_argument("--workdir", default="thesis_figures")
@@ -602,6 +691,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.command == "collect":
         collect(args.run_dir, args.configfile, args.archive, args.part, args.targets, args.note, args.vouch_for)
+    elif args.command == "supersede":
+        supersede(args.archive, args.part, args.by, args.run_dir, args.reason, args.write)
     elif args.command == "redraw":
         redraw(args.archive, args.workdir, args.cores, args.check)
     elif args.write or args.doc:
