@@ -148,9 +148,10 @@ def _rerun_sentence(archive):
         return ""
     n = sum(p[0] for p in pairs.values())
     then, again = sum(p[1] for p in pairs.values()), sum(p[2] for p in pairs.values())
-    return (f" The thesis run's parts ran on more than one machine: {n} of its jobs, run again unchanged on the "
-            f"machine of a later part, took {again / 3600:.2f} CPU-hours there against {then / 3600:.2f} in their "
-            f"first run ({then / again:.1f} times as much); the figure above counts the later run.")
+    return (f" The thesis run's parts ran on more than one machine: {n} of its jobs, run again with the same "
+            f"code and config on the machine of a later part, took {again / 3600:.2f} CPU-hours there against "
+            f"{then / 3600:.2f} in their first run ({then / again:.1f} times as much); the figure above counts "
+            "their later run, and every other job's only run.")
 
 
 def run_cost_block(cost=None, archive=THESIS):
