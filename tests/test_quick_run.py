@@ -13,7 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:  # tools/ is not part of the installed package
     sys.path.insert(0, str(REPO))
 
-from tools import quick_run as Q
+from tools import quick_run as Q  # noqa: E402
 from tools.run_archive import manifests  # noqa: E402
 
 

@@ -60,7 +60,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from tools import readme_blocks
@@ -231,13 +231,18 @@ def _config_name(path):
     return path.relative_to(REPO).as_posix() if path.is_relative_to(REPO) else str(path)
 
 
+def _ran_again(rel, run_dir, archive):
+    """Whether the run's ``rel`` differs from the archived copy (both present): its job ran again since."""
+    src, kept = Path(run_dir) / rel, Path(archive) / "files" / rel
+    return src.is_file() and kept.is_file() and src.read_bytes() != kept.read_bytes()
+
+
 def _archived_elsewhere(job, elsewhere, run_dir, archive):
     """Whether another part archived ``job`` (``elsewhere``: output -> part); refuses when a file differs."""
     shared = [o for o in job["output"] if o in elsewhere]
     for o in shared:
-        src, kept = Path(run_dir) / o, Path(archive) / "files" / o
-        if src.is_file() and kept.is_file() and src.read_bytes() != kept.read_bytes():
-            raise ValueError(f"{src} differs from {kept}, archived by part {elsewhere[o]!r}: the job ran again "
+        if _ran_again(o, run_dir, archive):
+            raise ValueError(f"{Path(run_dir) / o} differs from {Path(archive) / 'files' / o}, archived by part {elsewhere[o]!r}: the job ran again "
                              "since; collect it into that part again, or into a new archive")
     return bool(shared)
 
@@ -379,19 +384,14 @@ def supersede(archive, part, by, run_dir, reason, write=False):
     path = archive / "parts" / f"{part}.json"
     m = json.loads(path.read_text())
 
-    def ran_again(job):
-        return any((run_dir / o).is_file() and (run_dir / o).read_bytes() != (archive / "files" / o).read_bytes()
-                   for o in job["outputs"])
-
-    moved = [j for j in m["jobs"] if ran_again(j)]
-    counts = defaultdict(int)
-    for j in moved:
-        counts[j["rule"]] += 1
+    again = [any(_ran_again(o, run_dir, archive) for o in j["outputs"]) for j in m["jobs"]]
+    moved = [j for j, a in zip(m["jobs"], again) if a]
+    counts = Counter(j["rule"] for j in moved)
     rules = ", ".join(f"{n} {r}" for r, n in sorted(counts.items()))
     print(f"{part}: {len(moved)} of {len(m['jobs'])} jobs ran again in {run_dir}" + (f" ({rules})" if moved else ""))
     if moved and write:
         gone = {o for j in moved for o in j["outputs"]}
-        m["jobs"] = [j for j in m["jobs"] if not ran_again(j)]
+        m["jobs"] = [j for j, a in zip(m["jobs"], again) if not a]
         m["files"] = [f for f in m["files"] if f not in gone]
         m["superseded"] = m.get("superseded", []) + [{**j, "by": by} for j in moved]
         m["note"] = (m.get("note") or "") + f" Jobs run again, archived by part {by} ({rules}): {reason}"
