@@ -8,6 +8,7 @@ validate(config["chapter3"], schema="../schemas/chapter3.schema.yaml")
 
 CH3 = config["chapter3"]
 check_dataset_names("chapter3", CH3["datasets"])
+check_inner_selectors("chapter3")
 
 
 wildcard_constraints:

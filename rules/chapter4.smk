@@ -10,6 +10,7 @@ validate(config["chapter4"], schema="../schemas/chapter4.schema.yaml")
 
 CH4 = config["chapter4"]
 check_dataset_names("chapter4", CH4["datasets"])
+check_inner_selectors("chapter4")
 
 
 wildcard_constraints:

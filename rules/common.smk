@@ -73,6 +73,18 @@ from fscompbio.datasets import draw_name, split_draw
 from fscompbio.evaluation import fold_seeds, model_selections_for, task_error
 
 
+def check_inner_selectors(section):
+    """Every method of ``<section>.cv.inner_selectors`` is one of the section's methods."""
+    cfg = config[section]
+    unknown = sorted(set(cfg["cv"].get("inner_selectors") or {}) - set(cfg["methods"]))
+    if unknown:
+        files = ", ".join(map(str, workflow.configfiles)) or "the config"
+        raise ValueError(
+            f"{files}: config key {section}.cv.inner_selectors: method(s) {unknown} are not in {section}.methods "
+            f"{list(cfg['methods'])}"
+        )
+
+
 def check_dataset_names(section, names):
     """Every data set of a chapter is a synthetic registry name or a datasets.csv entry."""
     known = set(_REGISTRY) | set(config["datasets"]["csv"])
@@ -312,6 +324,15 @@ def feature_fold_files(chapter):
     return files
 
 
+def cv_params(cv, methods):
+    """A fold job's nested-CV settings: the chapter's ``cv`` with ``inner_selectors`` kept for the job's
+    ``methods`` only, and left out when none of them has any (so a job's params, and Snakemake's params
+    trigger, change only for the methods whose inner refits are set)."""
+    inner = {m: cv["inner_selectors"][m] for m in methods if m in (cv.get("inner_selectors") or {})}
+    base = {k: v for k, v in cv.items() if k != "inner_selectors"}
+    return {**base, "inner_selectors": inner} if inner else base
+
+
 def fold_params(chapter, short, methods=None):
     """The params of a chapter's fold jobs (ch3_fold, ch4_fold: one method, the ``{short}_method`` wildcard; or
     a group of ``method_groups``, whose params give each per-method value as a dict by method), the settings
@@ -331,7 +352,6 @@ def fold_params(chapter, short, methods=None):
         svm_C=cfg["svm_C"],
         widths=cfg["widths"],
         kta=cfg["kta"],
-        cv=cfg["cv"],
         # the outer folds of a data set, shared by every method of both chapters (so the chapters compare)
         folds_seed=lambda wc: fold_seeds(config["seed"], chapter, wc.dataset, "", 0).outer,
     )
@@ -340,6 +360,7 @@ def fold_params(chapter, short, methods=None):
             methods=list(methods),
             selector=lambda wc: {m: selector_params(chapter, m, wc.dataset) for m in methods},
             model_selection={m: model_selections_for(m, cfg["model_selection"]) for m in methods},
+            cv=cv_params(cfg["cv"], methods),
             **shared,
             seeds=lambda wc: {m: seeds(wc, m, "selector") for m in methods},
             inner_seeds=lambda wc: {m: seeds(wc, m, "inner") for m in methods},
@@ -350,6 +371,7 @@ def fold_params(chapter, short, methods=None):
         selector=lambda wc: selector_params(chapter, method(wc), wc.dataset),
         # every applicable model selection reads the same selector fit (a paired comparison)
         model_selection=lambda wc: model_selections_for(method(wc), cfg["model_selection"]),
+        cv=lambda wc: cv_params(cfg["cv"], [method(wc)]),
         **shared,
         # one selector seed and one inner-CV seed per outer fold (the same whatever folds_per_job or method_groups)
         seeds=lambda wc: seeds(wc, method(wc), "selector"),

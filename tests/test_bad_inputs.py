@@ -331,6 +331,9 @@ CONFIG_CASES = {
                    r"config key spine\.fig4_1\.n_bootstraps: 'many' is not of type 'integer'"),
     "unknown-method-name": ("chapter3:\n  methods: [correlation, lasso_magic]\n",
                             r"config key chapter3\.methods\.1: 'lasso_magic' is not one of"),
+    "inner-selectors-of-another-method": ("chapter3:\n  cv:\n    inner_selectors: {fohsic: {n_bootstraps: 10}}\n",
+                                          r"config key chapter3\.cv\.inner_selectors: method\(s\) \['fohsic'\] are "
+                                          r"not in chapter3\.methods \['correlation'"),
 }
 
 

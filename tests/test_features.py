@@ -162,6 +162,33 @@ def test_evaluate_folds_is_the_protocol_with_the_fold_seeds():
         evaluate_folds(ds, "correlation", [4], seed=0, chapter="chapter3", dataset="planted", outer_folds=4)
 
 
+def test_evaluate_folds_inner_selectors_set_the_inner_refits_of_their_method_only():
+    """cv's inner_selectors: the method's inner refits take those arguments (the outer fit and KTA keep the
+    method's own); another method's entry changes nothing."""
+    ds = _planted(4)
+    widths = {"n_widths": 2, "low": -1.0, "high": 1.0}
+    common = dict(seed=5, chapter="chapter3", dataset="planted", selector_params={"n_bootstraps": 12},
+                  model_selection=["cv", "kta"], outer_folds=4, widths=widths, kta={"max_sizes": 10})
+    cv = {"inner_folds": 3, "sizes": [1, 3, 5]}
+    plain, _ = evaluate_folds(ds, "stabsel_lasso", [0, 2], cv=cv, **common)
+    other, _ = evaluate_folds(ds, "stabsel_lasso", [0, 2], cv={**cv, "inner_selectors": {"stabsel_logreg": {
+        "n_bootstraps": 3}}}, **common)
+    cheap, _ = evaluate_folds(ds, "stabsel_lasso", [0, 2], cv={**cv, "inner_selectors": {"stabsel_lasso": {
+        "n_bootstraps": 3}}}, **common)
+    assert other == plain
+    splits = outer_splits(ds.y, 4, random_state=derive_seed(5, "chapter3", "planted", "outer"))
+    for f, p in zip(cheap, plain):
+        assert f["results"]["kta"] == p["results"]["kta"]  # the outer fit is the method's own
+        s = fold_seeds(5, "chapter3", "planted", "stabsel_lasso", f["fold"])
+        train, _ = splits[f["fold"]]
+        fitted = make_selector("stabsel_lasso", {"n_bootstraps": 12}, random_state=s.selector).fit(
+            ds.X[train], ds.y[train])
+        ref = NestedCVSelect(**widths, sizes=[1, 3, 5], inner_folds=3, random_state=s.inner).select(
+            ds.X[train], ds.y[train], make_selector("stabsel_lasso", {"n_bootstraps": 3}, random_state=s.selector),
+            fitted=fitted)
+        assert f["results"]["cv"]["selected"] == sorted(ref.features.tolist())
+
+
 def test_the_heat_map_draws_the_top_features(tmp_path):
     from fscompbio.plots import save_figure
     from fscompbio.plots.selected_features import plot_selection_frequency

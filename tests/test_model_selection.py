@@ -157,6 +157,62 @@ def test_nested_cv_errors():
         NestedCVSelect(inner_folds=1).select(X, y, FixedRanking([1, 2, 3]))
 
 
+class RecordingRanking(BaseEstimator):
+    """A ranking selector that records the ``tag`` and sample count of every fit (class-wide)."""
+
+    fits = []
+
+    def __init__(self, tag="own"):
+        self.tag = tag
+
+    def fit(self, X, y):
+        RecordingRanking.fits.append((self.tag, X.shape[0]))
+        self.ranking_ = np.arange(1, X.shape[1] + 1)
+        return self
+
+
+def test_nested_cv_inner_params_reach_the_inner_fits_only():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    RecordingRanking.fits = []
+    NestedCVSelect(sizes=[1, 2], n_widths=2, inner_folds=4, random_state=0,
+                   inner_params={"tag": "inner"}).select(X, y, RecordingRanking())
+    assert RecordingRanking.fits == [("inner", 45)] * 4 + [("own", 60)]
+    RecordingRanking.fits = []
+    NestedCVSelect(sizes=[1, 2], n_widths=2, inner_folds=4, random_state=0).select(X, y, RecordingRanking())
+    assert RecordingRanking.fits == [("own", 45)] * 4 + [("own", 60)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nested_cv_inner_params_equal_a_cheaper_selector_in_the_inner_folds(seed):
+    """Choosing with inner stability selection at 8 subsamples = choosing with a selector of 8 subsamples, applied
+    to the ranking of the fit at 40 (the outer fit's own)."""
+    from fscompbio.selection import StabilitySelection
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(80, 12))[:, rng.permutation(12)]
+    y = np.where(X[:, 2] - X[:, 7] + 0.3 * rng.normal(size=80) > 0, 1, -1)
+    fitted = StabilitySelection(n_bootstraps=40, random_state=seed).fit(X, y)
+    a = NestedCVSelect(sizes=[1, 2, 4, 8], n_widths=2, inner_folds=3, random_state=seed,
+                       inner_params={"n_bootstraps": 8}).select(
+        X, y, StabilitySelection(n_bootstraps=40, random_state=seed), fitted=fitted)
+    b = NestedCVSelect(sizes=[1, 2, 4, 8], n_widths=2, inner_folds=3, random_state=seed).select(
+        X, y, StabilitySelection(n_bootstraps=8, random_state=seed), fitted=fitted)
+    np.testing.assert_array_equal(a.scores, b.scores)
+    assert a.features.tolist() == b.features.tolist() and a.gamma == b.gamma
+    order = ranking_order(fitted.ranking_)
+    assert set(order[:2].tolist()) == {2, 7}  # the outer fit finds the two relevant features
+    assert a.features.tolist() == order[: a.features.size].tolist()  # the chosen size applies to the outer ranking
+
+
+def test_nested_cv_inner_params_that_do_not_fit_the_selector():
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y = np.array([1, -1] * 10)
+    with pytest.raises(ValueError, match=r"inner_params \{'n_bootstraps': 5\} do not fit FixedRanking"):
+        NestedCVSelect(inner_folds=2, inner_params={"n_bootstraps": 5}).select(X, y, FixedRanking([1, 2, 3]))
+
+
 class VaryingSupport(BaseEstimator):
     """A mock selector whose support size depends on the number of training samples."""
 

@@ -636,6 +636,14 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         SVM regularisation (the thesis uses 1).
     random_state : int, RandomState instance or None, default=None
         Shuffling of the inner folds.
+    inner_params : dict or None, default=None
+        Parameters set (``set_params``) on the selector's clones refitted on
+        the inner folds only, e.g. ``{"n_bootstraps": 100}`` for stability
+        selection; the fit on all of ``X``, whose ranking the chosen size is
+        applied to, keeps the selector's own. The inner fits only choose a
+        size, so a cheaper inner selector trades the precision of that
+        choice for time (``None``: the inner fits are the selector's own,
+        section 2.5.1).
 
     Attributes
     ----------
@@ -685,11 +693,12 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         "inner_folds": [Interval(Integral, 2, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
+        "inner_params": [dict, None],
     }
 
     def __init__(
         self, selector=None, *, sizes=None, n_widths=7, low=-1.0, high=1.0, gammas=None, inner_folds=10, C=1.0,
-        random_state=None
+        random_state=None, inner_params=None
     ):
         self.selector = selector
         self.sizes = sizes
@@ -700,6 +709,7 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         self.inner_folds = inner_folds
         self.C = C
         self.random_state = random_state
+        self.inner_params = inner_params
 
     def _choose(self, X, y, selector):
         if task_of_target(y) == "regression" and np.unique(y).size > 2:
@@ -765,8 +775,14 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
 
         cand = None
         acc_sum = None
+        inner_selector = clone(selector)
+        if self.inner_params:
+            try:
+                inner_selector.set_params(**self.inner_params)
+            except ValueError as e:
+                raise ValueError(f"inner_params {self.inner_params!r} do not fit {type(selector).__name__}: {e}") from e
         for itr, iva in cv.split(X, y):
-            inner = clone(selector).fit(X[itr], y[itr])
+            inner = clone(inner_selector).fit(X[itr], y[itr])
             order, sizes = self._ordered_candidates(inner, n)
             if cand is None:
                 cand = sizes

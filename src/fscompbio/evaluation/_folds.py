@@ -95,7 +95,9 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
     kta : dict or None
         ``max_sizes`` (None: every prefix) and, for ``kta_abs``, ``absolute_grid``.
     cv : dict or None
-        ``inner_folds`` and ``sizes`` of nested cross-validation (default 10 folds, the default sizes).
+        ``inner_folds`` and ``sizes`` of nested cross-validation (default 10 folds, the default sizes), and
+        ``inner_selectors``: by method, selector arguments of the inner-fold refits only
+        (:class:`~fscompbio.model_selection.NestedCVSelect`'s ``inner_params``).
     svm_C : float
 
     Returns
@@ -111,6 +113,7 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
     kta = dict(kta or {})
     cv = dict(cv or {})
     spec = method_spec(method)
+    inner_params = (cv.get("inner_selectors") or {}).get(method)
     splits = outer_splits(ds.y, outer_folds, random_state=fold_seeds(seed, chapter, dataset, method, 0).outer)
     kta_sel = KTASelect(**widths, max_sizes=kta.get("max_sizes"))
     absolute = kta.get("absolute_grid")
@@ -126,7 +129,7 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
         seeds = fold_seeds(seed, chapter, dataset, method, fold)
         selector = make_selector(method, selector_params, random_state=seeds.selector)
         nested = NestedCVSelect(**widths, sizes=spec.cv_sizes or cv.get("sizes"), inner_folds=cv.get("inner_folds", 10),
-                                C=svm_C, random_state=seeds.inner)
+                                C=svm_C, random_state=seeds.inner, inner_params=inner_params)
         log.info("%s: %d x %d, fold %d (%d train / %d test), %r, model selections %s", dataset, *ds.X.shape, fold,
                  train.size, test.size, selector, list(model_selection))
         out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=list(model_selection),
