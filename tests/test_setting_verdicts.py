@@ -116,6 +116,11 @@ def test_the_block_counts_cost_and_moved_verdicts_from_the_records(tmp_path):
     text = doc_settings(archive)
     assert "Claims whose verdict moves (1 of 2; the numbers of 0 moved)" in text
     assert "  | `c1` | verdict | holds | partly |" in text
+    from tools.quick_run import _settings_sentence
+
+    assert _settings_sentence(archive) == (" Measured the same way, under `config/settings/cheap.yaml` (a setting of "
+                                           "ours, not the thesis') its jobs take 2.30 CPU-hours, and 1 of 2 claims' "
+                                           "verdicts move.")
 
 
 @pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no archived run")

@@ -154,6 +154,18 @@ def _rerun_sentence(archive):
             "their later run, and every other job's only run.")
 
 
+def _settings_sentence(archive):
+    """What the thesis config's jobs cost under each recorded setting of ours, and how many verdicts move."""
+    from tools.setting_verdicts import summaries
+
+    parts = []
+    for s in summaries(archive):
+        n_moved = len({m[0] for m in s["moved"]})
+        parts.append(f"under `{s['record']['overlay']}` (a setting of ours, not the thesis') its jobs take "
+                     f"{s['total_under'] / 3600:.2f} CPU-hours, and {n_moved} of {s['n_claims']} claims' verdicts move")
+    return (" Measured the same way, " + "; ".join(parts) + ".") if parts else ""
+
+
 def run_cost_block(cost=None, archive=THESIS):
     """The README's block: what the quick and the thesis config cost, from their records."""
     cost = cost or json.loads(COST.read_text())
@@ -175,6 +187,7 @@ def run_cost_block(cost=None, archive=THESIS):
         + (f"; {unmeasured} jobs with wall time only" if unmeasured else "")
         + ", Snakemake's own scheduling not included; details in [docs/reproduction.md](docs/reproduction.md))."
         + _rerun_sentence(archive)
+        + _settings_sentence(archive)
         + _split_sentence(cost),
     ]
     return "\n".join(lines)

@@ -129,41 +129,54 @@ def records(archive):
     return [json.loads(p.read_text()) for p in sorted(root.glob("*/manifest.json"))] if root.is_dir() else []
 
 
-def doc_settings(archive=REPO / "archive" / "thesis"):
-    """The block of docs/reproduction.md: per recorded setting, its jobs' cost against the archive's and the
-    claims whose verdict moved (from the archive's manifests and the settings' records)."""
+def summaries(archive=REPO / "archive" / "thesis"):
+    """Per recorded setting: its record, the CPU seconds of its jobs (``now``) and of the same jobs in the archive
+    (``then``), the whole config's under it and in the archive, its moved verdict fields, and how many claims'
+    numbers moved."""
     archive = Path(archive)
     recs = records(archive)
     if not recs:
-        return "No setting is recorded in the archive."
+        return []
     total = sum((j.get("times") or {}).get("job_cpu_s") or 0.0 for m in manifests(archive) for j in m["jobs"])
     base = _claims(archive / "report" / "claims.csv")
-    lines = []
+    out = []
     for rec in recs:
-        jobs = rec["jobs"]
-        now = sum(j["cpu_s"] for j in jobs)
-        then = sum(j["archived_cpu_s"] or 0.0 for j in jobs)
-        unpaired = sum(j["archived_cpu_s"] is None for j in jobs)
+        now = sum(j["cpu_s"] for j in rec["jobs"])
+        then = sum(j["archived_cpu_s"] or 0.0 for j in rec["jobs"])
+        after = _claims(archive / RECORDS / rec["setting"] / "claims.csv")
+        out.append({"record": rec, "now": now, "then": then, "total": total, "total_under": total - then + now,
+                    "unpaired": sum(j["archived_cpu_s"] is None for j in rec["jobs"]),
+                    "moved": moved_verdicts(base, after), "n_claims": len(base),
+                    "numbers_moved": sum(base[c]["numbers"] != after[c]["numbers"] for c in set(base) & set(after))})
+    return out
+
+
+def doc_settings(archive=REPO / "archive" / "thesis"):
+    """The block of docs/reproduction.md: per recorded setting, its jobs' cost against the archive's and the
+    claims whose verdict moved (from the archive's manifests and the settings' records)."""
+    sums = summaries(archive)
+    if not sums:
+        return "No setting is recorded in the archive."
+    lines = []
+    for s in sums:
+        rec, now, then, moved = s["record"], s["now"], s["then"], s["moved"]
         lines += [f"**{rec['setting']}** (`{rec['overlay']}`, run at `{(rec['commit'] or '-')[:7]}`"
                   + (", with uncommitted changes" if rec["tree_changed"] else "") + "):", "",
                   "```yaml", rec["overlay_text"].strip("\n"), "```", ""]
-        lines.append(f"- {len(jobs)} jobs ({', '.join(f'`{r}`' for r in rec['rules'])}) ran under it: "
+        lines.append(f"- {len(rec['jobs'])} jobs ({', '.join(f'`{r}`' for r in rec['rules'])}) ran under it: "
                      f"{now / 3600:.2f} CPU-hours, against {then / 3600:.2f} for the same jobs in the archive"
                      + (f" ({then / now:.1f} times as much)" if now > 0 else "")
-                     + (f"; {unpaired} of them have no archived time" if unpaired else "") + ".")
-        lines.append(f"- The whole config's jobs under it: **{(total - then + now) / 3600:.2f} CPU-hours**, against "
-                     f"{total / 3600:.2f} in the archive (the jobs' own CPU time; Snakemake's not included).")
-        after = _claims(archive / RECORDS / rec["setting"] / "claims.csv")
-        moved = moved_verdicts(base, after)
-        numbers = sum(base[c]["numbers"] != after[c]["numbers"] for c in set(base) & set(after))
+                     + (f"; {s['unpaired']} of them have no archived time" if s["unpaired"] else "") + ".")
+        lines.append(f"- The whole config's jobs under it: **{s['total_under'] / 3600:.2f} CPU-hours**, against "
+                     f"{s['total'] / 3600:.2f} in the archive (the jobs' own CPU time; Snakemake's not included).")
         if moved:
-            lines += [f"- Claims whose verdict moves ({len({m[0] for m in moved})} of {len(base)}; the numbers of "
-                      f"{numbers} moved):", "", "  | claim | field | archive | under the setting |",
+            lines += [f"- Claims whose verdict moves ({len({m[0] for m in moved})} of {s['n_claims']}; the numbers "
+                      f"of {s['numbers_moved']} moved):", "", "  | claim | field | archive | under the setting |",
                       "  | --- | --- | --- | --- |"]
             lines += [f"  | `{c}` | {f} | {a} | {b} |" for c, f, a, b in moved]
         else:
             lines.append(f"- No claim's verdict moves: verdict, replication, verdict by reading and robustness are "
-                         f"the archive's for all {len(base)} claims (the numbers of {numbers} moved).")
+                         f"the archive's for all {s['n_claims']} claims (the numbers of {s['numbers_moved']} moved).")
         lines.append("")
     return "\n".join(lines).strip("\n")
 
