@@ -119,8 +119,8 @@ def test_the_block_counts_cost_and_moved_verdicts_from_the_records(tmp_path):
     from tools.quick_run import _settings_sentence
 
     assert _settings_sentence(archive) == (" Measured the same way, under `config/settings/cheap.yaml` (a setting of "
-                                           "ours, not the thesis') its jobs take 2.30 CPU-hours, and 1 of 2 claims' "
-                                           "verdicts move.")
+                                           "ours, not the thesis') the thesis config's jobs take 2.30 CPU-hours, and 1 "
+                                           "of 2 claims' verdicts move (docs/reproduction.md).")
 
 
 @pytest.mark.skipif(not (ARCHIVE / "parts").is_dir(), reason="no archived run")

@@ -161,9 +161,10 @@ def _settings_sentence(archive):
     parts = []
     for s in summaries(archive):
         n_moved = len({m[0] for m in s["moved"]})
-        parts.append(f"under `{s['record']['overlay']}` (a setting of ours, not the thesis') its jobs take "
-                     f"{s['total_under'] / 3600:.2f} CPU-hours, and {n_moved} of {s['n_claims']} claims' verdicts move")
-    return (" Measured the same way, " + "; ".join(parts) + ".") if parts else ""
+        parts.append(f"under `{s['record']['overlay']}` (a setting of ours, not the thesis') the thesis config's "
+                     f"jobs take {s['total_under'] / 3600:.2f} CPU-hours, and {n_moved} of {s['n_claims']} claims' "
+                     "verdicts move")
+    return (" Measured the same way, " + "; ".join(parts) + " (docs/reproduction.md).") if parts else ""
 
 
 def run_cost_block(cost=None, archive=THESIS):
