@@ -92,6 +92,7 @@ def record(name, run_dir, rules, archive=REPO / "archive" / "thesis"):
         first = before.get(job["output"][0])
         jobs.append({"rule": job["rule"], "output": job["output"][0], "cpu_s": own["cpu_s"],
                      "archived_cpu_s": ((first or {}).get("times") or {}).get("job_cpu_s")})
+    jobs.sort(key=lambda j: j["output"])  # a dry run lists jobs in no fixed order
     if not jobs:
         raise ValueError(f"{run_dir}: no job of {', '.join(rules)} ran again under setting {name!r}")
     out = archive / RECORDS / name
