@@ -28,9 +28,11 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import fscompbio
-from fscompbio.datasets import make_dataset
 from fscompbio.prediction import _lpboost
 from fscompbio.selection import StabilitySelection
+
+# the same 270-sample training fold as bench_highs_objects.py (run as a script, bench/ is on the path)
+from bench_highs_objects import _fold  # noqa: E402
 
 #: the options tried, on top of the solver's own (:func:`fscompbio.prediction._lpboost._new_highs`)
 VARIANTS = {
@@ -84,12 +86,6 @@ def runs_by_grid_value(X, y, n_bootstraps):
     finally:
         _lpboost.ColumnGenerationLP.solve, _lpboost.ColumnGenerationLP._run = solve, run
     return dict(stats), sel.lambdas_
-
-
-def _fold(name):
-    ds = make_dataset(name, random_state=0)
-    idx = np.random.default_rng(0).permutation(ds.X.shape[0])[:270]
-    return ds.X[idx], ds.y[idx]
 
 
 def main():
