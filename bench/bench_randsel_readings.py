@@ -29,6 +29,9 @@ Candidates (``RandSel`` parameters; every other one at its default):
   values standardised within each class, pooled: the tails of the noise, not of the signal), unit variance
   for the others; ``+ marginal tails (before)``: the same with the marginal kurtosis test (blind to the
   classes), the default before the within-class test;
+- ``+ skipped tails``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
+  than 3 robust standard deviations from its median are set to its median (then unit variance) instead of
+  normal scores;
 - ``archived``: ``fscompbio.selection.ARCHIVED_RANDSEL``, the settings of the workflow's runs archived before
   these readings (``minus 0.22`` with no pair screen).
 
@@ -60,10 +63,17 @@ Candidates (``RandSel`` parameters; every other one at its default):
     scores, and (sample noise) of the values on the rows left after removing the 5% of largest norm (the
     outlying rows, whose every feature has 10 times the spread; a Gaussian kernel gives them almost no
     weight). Per draw, mean, and the draws where a ranker finds more or fewer than randSel.
+(h) the feature-noise gap taken apart, over ``--draws`` draws (default 20) of the linear Zhang sets (with
+    feature noise, with sample noise, and without noise), non-linear Weston (top 10) and XOR (top 2), columns
+    permuted as in (b): randSel under the two heavy-tail transforms (normal scores, the default; outlying values
+    set to the median, ``standardize="auto_skip"``) at width 0.5 (the default), 1.0 and 2.0 and with the
+    grid [0.5, 2.0] (the evidence rule); FoHSIC with the thesis config's settings on the raw data; and the absolute
+    correlation with the label of the features as each transform leaves them (a linear filter: the
+    reference for additive signals).
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and four of the candidates.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f]
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
@@ -107,12 +117,13 @@ CANDIDATES = {
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
     "spread 0.5 + marginal tails (before)": dict(width_scale="spread", width=0.5, marginal_tails=True),
     "spread 0.5 + tails (default)": dict(width_scale="spread", width=0.5, **AUTO),
+    "spread 0.5 + skipped tails": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
     "archived": dict(ARCHIVED_RANDSEL),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
 WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
-                    "spread 0.5 + tails (default)")
+                    "spread 0.5 + tails (default)", "spread 0.5 + skipped tails")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),
@@ -400,10 +411,53 @@ def bench_g(args):
                   f"{int((h < base).sum())} |", flush=True)
 
 
+def bench_h(args):
+    import fscompbio.selection as S
+    from fscompbio.selection._randsel import tail_adaptive_scale as scale
+
+    draws = range(args.draws)
+    transforms = {"normal scores": "auto", "skipped": "auto_skip"}
+    print(f"\n(h) the feature-noise gap taken apart, draws 0-{draws[-1]} (columns permuted): relevant features in "
+          "the top 10 (XOR: the pair in the top 2), mean (per draw)")
+    from fscompbio.datasets._synthetic import linear_zhang
+
+    def clean(s):  # linear Zhang without noise (not a registry set): the same seeds and column permutation
+        X, y = linear_zhang(np.random.default_rng(s), 300, 200)
+        perm = np.random.default_rng(1000 + s).permutation(200)
+        return X[:, perm], y, np.flatnonzero(np.isin(perm, np.arange(10)))
+
+    sets = ("linear_zhang_feature_noise", "linear_zhang_sample_noise", "linear_zhang", "nonlinear_weston", "xor")
+    data = {name: [clean(s) if name == "linear_zhang" else permuted(name, s) for s in draws] for name in sets}
+    rows = {}
+    for name in sets:
+        k = 2 if name == "xor" else 10
+
+        def count(rank):
+            return [int(np.isin(np.argsort(rank(X, y, s), kind="stable")[:k], rel).sum())
+                    for s, (X, y, rel) in zip(draws, data[name])]
+
+        for lab, std in transforms.items():
+            for w in (0.5, 1.0, 2.0, [0.5, 2.0]):
+                rows.setdefault(f"RandSel, {lab}, width {w}", {})[name] = count(
+                    lambda X, y, s, std=std, w=w: fit(dict(standardize=std, width=w), X, y, random_state=s).ranking_)
+            rows.setdefault(f"|corr| of the features, {lab}", {})[name] = count(
+                lambda X, y, s, h=("normal_scores" if std == "auto" else "skip"):
+                S.CorrelationSelector().fit(scale(X, y, heavy=h), y).ranking_)
+        cls, kw = PEERS["FoHSIC"]
+        rows.setdefault("peer: FoHSIC (raw data)", {})[name] = count(
+            lambda X, y, s: getattr(S, cls)(**kw).fit(X, y).ranking_)
+        print(f"  {name} done", flush=True)
+    print("| ranker | " + " | ".join(sets) + " |")
+    print("| --- " * (len(sets) + 1) + "|")
+    for lab, cells in rows.items():
+        print(f"| {lab} | " + " | ".join(f"{np.mean(cells[n]):.2f} ({' '.join(map(str, cells[n]))})" for n in sets)
+              + " |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g"], default=None)
-    ap.add_argument("--draws", type=int, default=20, help="(g): draws of each set")
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h"], default=None)
+    ap.add_argument("--draws", type=int, default=20, help="(g), (h): draws of each set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
@@ -426,7 +480,7 @@ def main():
                 del CANDIDATES[k]
     with threadpool_limits(1):
         for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
-                         ("f", bench_f), ("g", bench_g), ("d", bench_d)):
+                         ("f", bench_f), ("g", bench_g), ("h", bench_h), ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
 

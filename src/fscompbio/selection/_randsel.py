@@ -72,6 +72,32 @@ def normal_scores(X):
     return norm.ppf((rankdata(X, axis=0) - 0.5) / m)
 
 
+#: under ``standardize="auto_skip"``, a value of a heavy-tailed feature further than this many robust standard
+#: deviations (1.4826 times the median absolute deviation) from the feature's median is an outlier
+SKIP_CUTOFF = 3.0
+
+
+def skip_outlying_values(X, cutoff=SKIP_CUTOFF):
+    """Every column's outlying values set to the column's median (the median-MAD rule of skipped estimators).
+
+    A value is outlying when it is further than ``cutoff`` robust standard deviations from its column's median,
+    the robust standard deviation being 1.4826 times the median absolute deviation (consistent for a normal).
+    This is the outlier rule of Wilcox's skipped estimators (Wilcox, 2004, "Inferences based on a skipped
+    correlation coefficient", with a cut-off of 2.24 there), except that the outlying value is replaced by the
+    median instead of its sample being removed, so that the other features keep every sample. An outlying
+    value then carries no information (it sits at the column's centre), where normal scores keep it at an
+    extreme rank. A column whose median absolute deviation is 0 (more than half of its values equal, as in a
+    sparse feature) has no robust scale, and is returned unchanged. The rule reads the column only, never a
+    label.
+    """
+    X = np.array(X, dtype=float)
+    med = np.median(X, axis=0)
+    dev = np.abs(X - med)
+    scale = 1.4826 * np.median(dev, axis=0)
+    out = (dev > cutoff * scale) & (scale > 0)
+    return np.where(out, med, X)
+
+
 #: family-wise level, over the features, of the one-sided kurtosis tests (Anscombe & Glynn) that send a feature
 #: to its normal scores under ``standardize="auto"``: on data whose features are all normal, every feature keeps
 #: unit variance with probability at least 0.99; below MIN_TAIL_TEST_SAMPLES samples the test's normal
@@ -171,7 +197,7 @@ def heavy_tailed(X, y=None):
     return np.nan_to_num(p, nan=1.0) < HEAVY_TAIL_LEVEL / max(d, 1)
 
 
-def tail_adaptive_scale(X, y=None):
+def tail_adaptive_scale(X, y=None, heavy="normal_scores"):
     """Normal scores for the heavy-tailed columns (:func:`heavy_tailed`), unit variance for the others.
 
     The Gaussian kernel's alignment is carried by the bulk of the pairs at a
@@ -186,11 +212,25 @@ def tail_adaptive_scale(X, y=None):
     matters only for features whose tails are mildly heavy. With class labels
     ``y`` the tails are tested within the classes (:func:`heavy_tailed`): a
     feature whose classes are apart keeps its gap.
+
+    With ``heavy="skip"`` a heavy-tailed column's outlying values are set to
+    its median (:func:`skip_outlying_values`) and the column is then
+    standardised, instead of being replaced by its normal scores: the
+    outlying values no longer reach the kernel at an extreme rank. A
+    heavy-tailed column with no robust scale (more than half of its values
+    equal, as in a sparse feature) gets its normal scores all the same.
     """
+    if heavy not in ("normal_scores", "skip"):
+        raise ValueError(f"heavy must be 'normal_scores' or 'skip'; got {heavy!r}")
     Z = standardize(X)
-    heavy = heavy_tailed(X, y)
-    if heavy.any():
-        Z[:, heavy] = normal_scores(X[:, heavy])
+    flagged = heavy_tailed(X, y)
+    if flagged.any():
+        H = X[:, flagged]
+        T = normal_scores(H)
+        if heavy == "skip":
+            robust = np.median(np.abs(H - np.median(H, axis=0)), axis=0) > 0
+            T[:, robust] = standardize(skip_outlying_values(H[:, robust]))
+        Z[:, flagged] = T
     return Z
 
 
@@ -351,9 +391,13 @@ class RandSel(SelectorMixin, BaseEstimator):
         dominate its distances, while a multimodal feature keeps its modes
         (see Notes, "Scales"). ``True``: zero mean and unit variance for every
         feature (the noise features of the Weston sets have standard
-        deviation 20). ``"normal_scores"``: every feature replaced by its
-        normal scores ``Phi^-1((rank - 1/2) / m)``. ``False``: the data as
-        given.
+        deviation 20). ``"auto_skip"``: as ``"auto"``, but a heavy-tailed
+        feature's values further than 3 robust standard deviations from its
+        median are set to its median before unit variance, instead of normal
+        scores (:func:`skip_outlying_values`; for outlying values scattered
+        over the samples, not for outlying samples: see Notes, "Scales"). ``"normal_scores"``: every
+        feature replaced by its normal scores ``Phi^-1((rank - 1/2) / m)``.
+        ``False``: the data as given.
     estimator : {"unbiased", "biased"}, default="unbiased"
         ``"unbiased"``: ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))`` with the
         unbiased HSIC1 of Song et al., "Feature selection via dependence
@@ -481,7 +525,18 @@ class RandSel(SelectorMixin, BaseEstimator):
     variance, unless the feature's tails are significantly heavier than a
     normal's (its variance is then the tails'), in which case its normal
     scores (``standardize="auto"``; ``docs/randsel.md``, sections 7 and 9).
-    Light-tailed multimodal features keep their modes apart.
+    Light-tailed multimodal features keep their modes apart. Normal scores
+    keep a heavy-tailed feature's outlying values at its extreme ranks;
+    ``standardize="auto_skip"`` sets them to the median instead. Which is
+    better depends on where the outliers are: outlying *values* scattered
+    over the samples (a measurement glitch in one feature) carry no
+    information and are best at the centre, while outlying *samples* (every
+    feature of a few samples far out) are best left far out, where the
+    Gaussian kernel gives them no weight; skipped, they sit at the centre
+    with labels that their features no longer explain. On chapter 4's
+    linear Zhang sets over 20 draws ``"auto_skip"`` puts 8.35 relevant
+    features in the top 10 against 7.60 with feature noise, and 7.95 against
+    8.80 with sample noise (``docs/randsel.md``, section 15).
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
     plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
@@ -603,7 +658,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
         "refit_permutations": [Interval(Integral, 0, None, closed="left")],
         "balanced": ["boolean"],
-        "standardize": ["boolean", StrOptions({"normal_scores", "auto"})],
+        "standardize": ["boolean", StrOptions({"normal_scores", "auto", "auto_skip"})],
         "estimator": [StrOptions({"biased", "unbiased"})],
         "label_kernel": [StrOptions({"auto", "linear", "balanced", "onehot", "gaussian"})],
         "n_features_to_select": [Interval(Integral, 1, None, closed="left"), None],
@@ -681,8 +736,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         check_target(y)
         if self.standardize == "normal_scores":
             X = normal_scores(X)
-        elif self.standardize == "auto":
-            X = tail_adaptive_scale(X, y)
+        elif self.standardize in ("auto", "auto_skip"):
+            X = tail_adaptive_scale(X, y, heavy="normal_scores" if self.standardize == "auto" else "skip")
         elif self.standardize:
             X = standardize(X)
         grid = self._width_grid()
