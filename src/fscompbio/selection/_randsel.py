@@ -395,9 +395,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         feature's values further than 3 robust standard deviations from its
         median are set to its median before unit variance, instead of normal
         scores (:func:`skip_outlying_values`; for outlying values scattered
-        over the samples, not for outlying samples: see Notes, "Scales"). ``"normal_scores"``: every
-        feature replaced by its normal scores ``Phi^-1((rank - 1/2) / m)``.
-        ``False``: the data as given.
+        over the samples, not for outlying samples: see Notes, "Scales").
+        ``"normal_scores"``: every feature replaced by its normal scores
+        ``Phi^-1((rank - 1/2) / m)``. ``False``: the data as given.
     estimator : {"unbiased", "biased"}, default="unbiased"
         ``"unbiased"``: ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))`` with the
         unbiased HSIC1 of Song et al., "Feature selection via dependence
