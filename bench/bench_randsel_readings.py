@@ -31,7 +31,8 @@ Candidates (``RandSel`` parameters; every other one at its default):
   classes), the default before the within-class test;
 - ``+ skipped tails``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
   than 3 robust standard deviations from its median are set to its median (then unit variance) instead of
-  normal scores;
+  normal scores, except in the samples outlying in more than half of the heavy-tailed features, which keep
+  their normal scores;
 - ``archived``: ``fscompbio.selection.ARCHIVED_RANDSEL``, the settings of the workflow's runs archived before
   these readings (``minus 0.22`` with no pair screen).
 

@@ -547,8 +547,9 @@ def test_skipping_reads_no_order_of_the_samples(m, d, seed):
 
 def test_auto_skip_transforms_the_heavy_tailed_features_only():
     """tail_adaptive_scale(heavy="skip") (standardize="auto_skip"): light-tailed columns keep unit variance as
-    under "auto"; heavy-tailed columns are standardised after their outlying values are set to the median,
-    except a heavy-tailed sparse column (MAD 0), which keeps its normal scores; any other value is refused."""
+    under "auto"; in heavy-tailed columns a lone outlying value is set to the median before the column is
+    standardised, while a sample outlying in most heavy-tailed columns keeps its normal scores (far out); a
+    heavy-tailed sparse column (MAD 0) keeps its normal scores; any other value is refused."""
     from fscompbio._scaling import standardize
 
     rng = np.random.default_rng(1)
@@ -556,31 +557,44 @@ def test_auto_skip_transforms_the_heavy_tailed_features_only():
     normal = rng.normal(size=(m, 10))
     heavy = rng.normal(size=(m, 4))
     out = rng.random((m, 4)) < 0.05
+    out[:6] = False
     heavy[out] = 10 * rng.normal(size=out.sum())
+    heavy[:6] = 20 * np.sign(rng.normal(size=(6, 4))) + rng.normal(size=(6, 4))  # six outlying samples
     sparse = np.where(rng.random((m, 1)) < 0.9, 0.0, rng.exponential(5.0, size=(m, 1)))
     X = np.hstack([normal, heavy, sparse])
     flags = rs.heavy_tailed(X)
     assert flags[10:].all() and not flags[:10].any()
     Z = rs.tail_adaptive_scale(X, heavy="skip")
     np.testing.assert_array_equal(Z[:, :10], rs.tail_adaptive_scale(X)[:, :10])
-    np.testing.assert_allclose(Z[:, 10:14], standardize(rs.skip_outlying_values(X[:, 10:14])), rtol=0, atol=1e-12)
+    H = X[:, 10:14]
+    cells = rs.outlying_values(H)
+    assert np.array_equal(cells.mean(axis=1) > 0.5, np.arange(m) < 6) and cells[out].mean() > 0.6
+    np.testing.assert_array_equal(Z[:6, 10:14], rs.normal_scores(H)[:6])  # the outlying samples
+    skipped = np.where(cells | (np.arange(m) < 6)[:, None], np.median(H, axis=0), H)
+    np.testing.assert_allclose(Z[6:, 10:14], standardize(skipped)[6:], rtol=0, atol=1e-12)
+    assert np.abs(Z[6:, 10:14]).max() < 4.0  # the lone outlying values are at the median
     np.testing.assert_array_equal(Z[:, 14], rs.normal_scores(X[:, 14:])[:, 0])
-    assert np.abs(Z[:, 10:14]).max() < 4.0  # the outliers (standard deviation 10) are gone
     with pytest.raises(ValueError, match="heavy must be"):
         rs.tail_adaptive_scale(X, heavy="clip")
 
 
 def test_auto_skip_ranks_more_relevant_features_on_linear_zhang_with_feature_noise():
-    """standardize="auto_skip" on linear Zhang with feature noise (draws 0-4, columns permuted): normal scores
+    """standardize="auto_skip" on linear Zhang (draws 0-4, columns permuted). With feature noise normal scores
     keep the 5% outlying values of the relevant features at their extreme ranks, skipping sets them to the
-    median; the relevant features in the top 10 go from 8.0 (auto, these draws) to at least 8.6 on average,
-    and XOR's normal features are not transformed (the same fit as "auto")."""
-    skip, auto = [], []
-    for seed in range(5):
-        X, y, rel = permuted("linear_zhang_feature_noise", seed)
-        skip.append(len(top(RandSel(random_state=seed, standardize="auto_skip").fit(X, y), 10) & set(rel.tolist())))
-        auto.append(len(top(RandSel(random_state=seed).fit(X, y), 10) & set(rel.tolist())))
-    assert np.mean(skip) >= 8.6 and np.mean(skip) >= np.mean(auto) + 0.5, (skip, auto)
+    median: the relevant features in the top 10 go from 8.0 (auto, these draws) to at least 8.6 on average.
+    With sample noise the outlying samples are found and keep their normal scores: at most one relevant feature
+    fewer in all than "auto" over the five draws. XOR's normal features are not transformed (the same fit as
+    "auto")."""
+    for name in ("linear_zhang_feature_noise", "linear_zhang_sample_noise"):
+        skip, auto = [], []
+        for seed in range(5):
+            X, y, rel = permuted(name, seed)
+            for std, hits in (("auto_skip", skip), ("auto", auto)):
+                hits.append(len(top(RandSel(random_state=seed, standardize=std).fit(X, y), 10) & set(rel.tolist())))
+        if name == "linear_zhang_feature_noise":
+            assert np.mean(skip) >= 8.6 and np.mean(skip) >= np.mean(auto) + 0.5, (skip, auto)
+        else:
+            assert sum(skip) >= sum(auto) - 1, (skip, auto)
     X, y, _ = permuted("xor", 0, n_features=30)
     a = RandSel(n_subsets=200, random_state=0).fit(X, y)
     b = RandSel(n_subsets=200, random_state=0, standardize="auto_skip").fit(X, y)

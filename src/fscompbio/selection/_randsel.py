@@ -77,25 +77,31 @@ def normal_scores(X):
 SKIP_CUTOFF = 3.0
 
 
-def skip_outlying_values(X, cutoff=SKIP_CUTOFF):
-    """Every column's outlying values set to the column's median (the median-MAD rule of skipped estimators).
+def outlying_values(X, cutoff=SKIP_CUTOFF):
+    """Which values are outlying in their column, by the median-MAD rule of skipped estimators.
 
     A value is outlying when it is further than ``cutoff`` robust standard deviations from its column's median,
     the robust standard deviation being 1.4826 times the median absolute deviation (consistent for a normal).
     This is the outlier rule of Wilcox's skipped estimators (Wilcox, 2004, "Inferences based on a skipped
-    correlation coefficient", with a cut-off of 2.24 there), except that the outlying value is replaced by the
-    median instead of its sample being removed, so that the other features keep every sample. An outlying
-    value then carries no information (it sits at the column's centre), where normal scores keep it at an
-    extreme rank. A column whose median absolute deviation is 0 (more than half of its values equal, as in a
-    sparse feature) has no robust scale, and is returned unchanged. The rule reads the column only, never a
-    label.
+    correlation coefficient", with a cut-off of 2.24 there). A column whose median absolute deviation is 0
+    (more than half of its values equal, as in a sparse feature) has no robust scale and no outlying value.
+    The rule reads each column alone, never a label.
+    """
+    X = np.asarray(X, dtype=float)
+    dev = np.abs(X - np.median(X, axis=0))
+    scale = 1.4826 * np.median(dev, axis=0)
+    return (dev > cutoff * scale) & (scale > 0)
+
+
+def skip_outlying_values(X, cutoff=SKIP_CUTOFF):
+    """Every column's outlying values (:func:`outlying_values`) set to the column's median.
+
+    The value is replaced rather than its sample removed (as a skipped estimator would), so that the other
+    features keep every sample. An outlying value then sits at the column's centre, where it carries no
+    information, where normal scores would keep it at an extreme rank.
     """
     X = np.array(X, dtype=float)
-    med = np.median(X, axis=0)
-    dev = np.abs(X - med)
-    scale = 1.4826 * np.median(dev, axis=0)
-    out = (dev > cutoff * scale) & (scale > 0)
-    return np.where(out, med, X)
+    return np.where(outlying_values(X, cutoff), np.median(X, axis=0), X)
 
 
 #: family-wise level, over the features, of the one-sided kurtosis tests (Anscombe & Glynn) that send a feature
@@ -213,12 +219,16 @@ def tail_adaptive_scale(X, y=None, heavy="normal_scores"):
     ``y`` the tails are tested within the classes (:func:`heavy_tailed`): a
     feature whose classes are apart keeps its gap.
 
-    With ``heavy="skip"`` a heavy-tailed column's outlying values are set to
-    its median (:func:`skip_outlying_values`) and the column is then
-    standardised, instead of being replaced by its normal scores: the
-    outlying values no longer reach the kernel at an extreme rank. A
-    heavy-tailed column with no robust scale (more than half of its values
-    equal, as in a sparse feature) gets its normal scores all the same.
+    With ``heavy="skip"`` the heavy-tailed columns' outlying values
+    (:func:`outlying_values`) are told apart by their samples. A sample whose
+    values are outlying in more than half of the heavy-tailed columns (with a
+    robust scale) is an outlying *sample*: its values keep their normal
+    scores, far from the bulk in most features, where the Gaussian kernel
+    gives the sample no weight. In every other sample an outlying value is
+    set to the column's median, so that it carries no information, and the
+    column is standardised (the outlying samples' values counted at the
+    median). A heavy-tailed column with no robust scale (more than half of
+    its values equal, as in a sparse feature) gets its normal scores.
     """
     if heavy not in ("normal_scores", "skip"):
         raise ValueError(f"heavy must be 'normal_scores' or 'skip'; got {heavy!r}")
@@ -229,7 +239,12 @@ def tail_adaptive_scale(X, y=None, heavy="normal_scores"):
         T = normal_scores(H)
         if heavy == "skip":
             robust = np.median(np.abs(H - np.median(H, axis=0)), axis=0) > 0
-            T[:, robust] = standardize(skip_outlying_values(H[:, robust]))
+            if robust.any():
+                R = H[:, robust]
+                out = outlying_values(R)
+                samples = out.mean(axis=1) > 0.5  # outlying samples: they keep their normal scores
+                W = standardize(np.where(out | samples[:, None], np.median(R, axis=0), R))
+                T[:, robust] = np.where(samples[:, None], T[:, robust], W)
         Z[:, flagged] = T
     return Z
 
@@ -394,8 +409,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         deviation 20). ``"auto_skip"``: as ``"auto"``, but a heavy-tailed
         feature's values further than 3 robust standard deviations from its
         median are set to its median before unit variance, instead of normal
-        scores (:func:`skip_outlying_values`; for outlying values scattered
-        over the samples, not for outlying samples: see Notes, "Scales").
+        scores, unless their sample is outlying in most heavy-tailed features
+        (:func:`tail_adaptive_scale`; see Notes, "Scales").
         ``"normal_scores"``: every feature replaced by its normal scores
         ``Phi^-1((rank - 1/2) / m)``. ``False``: the data as given.
     estimator : {"unbiased", "biased"}, default="unbiased"
@@ -526,17 +541,15 @@ class RandSel(SelectorMixin, BaseEstimator):
     normal's (its variance is then the tails'), in which case its normal
     scores (``standardize="auto"``; ``docs/randsel.md``, sections 7 and 9).
     Light-tailed multimodal features keep their modes apart. Normal scores
-    keep a heavy-tailed feature's outlying values at its extreme ranks;
-    ``standardize="auto_skip"`` sets them to the median instead. Which is
-    better depends on where the outliers are: outlying *values* scattered
-    over the samples (a measurement glitch in one feature) carry no
-    information and are best at the centre, while outlying *samples* (every
-    feature of a few samples far out) are best left far out, where the
-    Gaussian kernel gives them no weight; skipped, they sit at the centre
-    with labels that their features no longer explain. On chapter 4's
-    linear Zhang sets over 20 draws ``"auto_skip"`` puts 8.35 relevant
-    features in the top 10 against 7.60 with feature noise, and 7.95 against
-    8.80 with sample noise (``docs/randsel.md``, section 15).
+    keep a heavy-tailed feature's outlying values at its extreme ranks.
+    Where the outliers are matters: an outlying *value* in one feature (a
+    measurement glitch) carries no information and is best at the centre,
+    while an outlying *sample* (every feature of a sample far out) is best
+    left far out, where the Gaussian kernel gives it no weight.
+    ``standardize="auto_skip"`` tells them apart: a sample outlying in more
+    than half of the heavy-tailed features keeps its normal scores, and
+    every other outlying value is set to the median (``docs/randsel.md``,
+    section 15).
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
     plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
