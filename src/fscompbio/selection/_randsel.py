@@ -77,6 +77,16 @@ def normal_scores(X):
 SKIP_CUTOFF = 3.0
 
 
+def _outliers(X, cutoff=SKIP_CUTOFF):
+    """:func:`outlying_values`' mask, with the columns' medians and which columns have a robust scale."""
+    X = np.asarray(X, dtype=float)
+    med = np.median(X, axis=0)
+    dev = np.abs(X - med)
+    scale = 1.4826 * np.median(dev, axis=0)
+    robust = scale > 0
+    return (dev > cutoff * scale) & robust, med, robust
+
+
 def outlying_values(X, cutoff=SKIP_CUTOFF):
     """Which values are outlying in their column, by the median-MAD rule of skipped estimators.
 
@@ -87,21 +97,7 @@ def outlying_values(X, cutoff=SKIP_CUTOFF):
     (more than half of its values equal, as in a sparse feature) has no robust scale and no outlying value.
     The rule reads each column alone, never a label.
     """
-    X = np.asarray(X, dtype=float)
-    dev = np.abs(X - np.median(X, axis=0))
-    scale = 1.4826 * np.median(dev, axis=0)
-    return (dev > cutoff * scale) & (scale > 0)
-
-
-def skip_outlying_values(X, cutoff=SKIP_CUTOFF):
-    """Every column's outlying values (:func:`outlying_values`) set to the column's median.
-
-    The value is replaced rather than its sample removed (as a skipped estimator would), so that the other
-    features keep every sample. An outlying value then sits at the column's centre, where it carries no
-    information, where normal scores would keep it at an extreme rank.
-    """
-    X = np.array(X, dtype=float)
-    return np.where(outlying_values(X, cutoff), np.median(X, axis=0), X)
+    return _outliers(X, cutoff)[0]
 
 
 #: family-wise level, over the features, of the one-sided kurtosis tests (Anscombe & Glynn) that send a feature
@@ -238,12 +234,10 @@ def tail_adaptive_scale(X, y=None, heavy="normal_scores"):
         H = X[:, flagged]
         T = normal_scores(H)
         if heavy == "skip":
-            robust = np.median(np.abs(H - np.median(H, axis=0)), axis=0) > 0
+            out, med, robust = _outliers(H)
             if robust.any():
-                R = H[:, robust]
-                out = outlying_values(R)
-                samples = out.mean(axis=1) > 0.5  # outlying samples: they keep their normal scores
-                W = standardize(np.where(out | samples[:, None], np.median(R, axis=0), R))
+                samples = out[:, robust].mean(axis=1) > 0.5  # outlying samples: they keep their normal scores
+                W = standardize(np.where(out | samples[:, None], med, H)[:, robust])
                 T[:, robust] = np.where(samples[:, None], T[:, robust], W)
         Z[:, flagged] = T
     return Z
