@@ -100,9 +100,9 @@ def outlying_values(X, cutoff=SKIP_CUTOFF):
     return _outliers(X, cutoff)[0]
 
 
-#: family-wise level, over the features, of the one-sided kurtosis tests (Anscombe & Glynn) that send a feature
-#: to its normal scores under ``standardize="auto"``: on data whose features are all normal, every feature keeps
-#: unit variance with probability at least 0.99; below MIN_TAIL_TEST_SAMPLES samples the test's normal
+#: family-wise level, over the features, of the one-sided kurtosis tests (Anscombe & Glynn) that flag a feature as
+#: heavy-tailed under ``standardize="auto_skip"`` and ``"auto"``: on data whose features are all normal, every
+#: feature keeps unit variance with probability at least 0.99; below MIN_TAIL_TEST_SAMPLES samples the test's normal
 #: approximation is not valid and every feature keeps unit variance
 HEAVY_TAIL_LEVEL = 0.01
 MIN_TAIL_TEST_SAMPLES = 20
@@ -388,25 +388,25 @@ class RandSel(SelectorMixin, BaseEstimator):
         Draw class-balanced subsamples (classification only). With
         ``balanced=False`` a subsample that holds a single class (no alignment)
         is redrawn; a setup where that happens more often than not is refused.
-    standardize : "auto", bool or "normal_scores", default="auto"
-        ``"auto"``: unit variance for every feature whose tails are no
-        heavier than a normal's, normal scores for the others (one-sided
-        kurtosis tests at family-wise level 0.01 over the features; for class
-        labels the kurtosis of the values standardised within each class,
-        pooled, so that the classes' separation is not counted as tails;
-        :func:`tail_adaptive_scale`): an
-        equal-width Gaussian kernel then weighs the features by their bulk,
-        and a few extreme values neither compress a feature's bulk nor
-        dominate its distances, while a multimodal feature keeps its modes
-        (see Notes, "Scales"). ``True``: zero mean and unit variance for every
+    standardize : "auto_skip", "auto", bool or "normal_scores", default="auto_skip"
+        ``"auto_skip"``: unit variance for every feature whose tails are no
+        heavier than a normal's (one-sided kurtosis tests at family-wise level
+        0.01 over the features; for class labels the kurtosis of the values
+        standardised within each class, pooled, so that the classes'
+        separation is not counted as tails); in the heavy-tailed features, a
+        value further than 3 robust standard deviations from the median is
+        set to the median before unit variance, unless its sample is outlying
+        in most heavy-tailed features, whose values then keep their normal
+        scores (:func:`tail_adaptive_scale` with ``heavy="skip"``). An
+        equal-width Gaussian kernel then weighs the features by their bulk:
+        a few extreme values neither compress a feature's bulk nor dominate
+        its distances, while a multimodal feature keeps its modes (see Notes,
+        "Scales"). ``"auto"``: the same test, with normal scores for every
+        heavy-tailed feature. ``True``: zero mean and unit variance for every
         feature (the noise features of the Weston sets have standard
-        deviation 20). ``"auto_skip"``: as ``"auto"``, but a heavy-tailed
-        feature's values further than 3 robust standard deviations from its
-        median are set to its median before unit variance, instead of normal
-        scores, unless their sample is outlying in most heavy-tailed features
-        (:func:`tail_adaptive_scale`; see Notes, "Scales").
-        ``"normal_scores"``: every feature replaced by its normal scores
-        ``Phi^-1((rank - 1/2) / m)``. ``False``: the data as given.
+        deviation 20). ``"normal_scores"``: every feature replaced by its
+        normal scores ``Phi^-1((rank - 1/2) / m)``. ``False``: the data as
+        given.
     estimator : {"unbiased", "biased"}, default="unbiased"
         ``"unbiased"``: ``HSIC1(K, L) / sqrt(HSIC1(K, K) HSIC1(L, L))`` with the
         unbiased HSIC1 of Song et al., "Feature selection via dependence
@@ -533,17 +533,17 @@ class RandSel(SelectorMixin, BaseEstimator):
     the bulk of the pairs, so each feature's scale must be its bulk's: unit
     variance, unless the feature's tails are significantly heavier than a
     normal's (its variance is then the tails'), in which case its normal
-    scores (``standardize="auto"``; ``docs/randsel.md``, sections 7 and 9).
-    Light-tailed multimodal features keep their modes apart. Normal scores
-    keep a heavy-tailed feature's outlying values at its extreme ranks.
-    Where the outliers are matters: an outlying *value* in one feature (a
-    measurement glitch) carries no information and is best at the centre,
-    while an outlying *sample* (every feature of a sample far out) is best
-    left far out, where the Gaussian kernel gives it no weight.
-    ``standardize="auto_skip"`` tells them apart: a sample outlying in more
-    than half of the heavy-tailed features keeps its normal scores, and
-    every other outlying value is set to the median (``docs/randsel.md``,
-    section 15).
+    scores (``docs/randsel.md``, sections 7 and 9). Light-tailed
+    multimodal features keep their modes apart. Normal scores would keep a
+    heavy-tailed feature's outlying values at its extreme ranks (the
+    ``standardize="auto"`` option). Where the outliers are matters: an
+    outlying *value* in one feature (a measurement glitch) carries no
+    information and is best at the centre, while an outlying *sample* (every
+    feature of a sample far out) is best left far out, where the Gaussian
+    kernel gives it no weight. The default, ``standardize="auto_skip"``,
+    tells them apart: a sample outlying in more than half of the
+    heavy-tailed features keeps its normal scores, and every other outlying
+    value is set to the median (``docs/randsel.md``, section 15).
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
     plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
@@ -695,7 +695,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         n_permutations="auto",
         refit_permutations=0,
         balanced=False,
-        standardize="auto",
+        standardize="auto_skip",
         estimator="unbiased",
         label_kernel="auto",
         n_features_to_select=None,
