@@ -24,12 +24,12 @@ Candidates (``RandSel`` parameters; every other one at its default):
   the plus-subsets scaled by their size; ``own spread 0.5``: every subset its own interquartile range;
 - ``+ ns``: the same with ``standardize="normal_scores"`` (every feature's normal scores, a monotone
   transform to a standard normal marginal) in place of unit variance;
-- ``+ tails (default)``: ``standardize="auto"``: normal scores only for the features whose tails are
+- ``+ tails (before)``: ``standardize="auto"``: normal scores only for the features whose tails are
   significantly heavier than a normal's (one-sided kurtosis test; for class labels the kurtosis of the
   values standardised within each class, pooled: the tails of the noise, not of the signal), unit variance
   for the others; ``+ marginal tails (before)``: the same with the marginal kurtosis test (blind to the
   classes), the default before the within-class test;
-- ``+ skipped tails``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
+- ``+ skipped tails (default)``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
   than 3 robust standard deviations from its median are set to its median (then unit variance) instead of
   normal scores, except in the samples outlying in more than half of the heavy-tailed features, which keep
   their normal scores;
@@ -66,9 +66,9 @@ Candidates (``RandSel`` parameters; every other one at its default):
     weight). Per draw, mean, and the draws where a ranker finds more or fewer than randSel.
 (h) the feature-noise gap taken apart, over ``--draws`` draws (default 20) of the linear Zhang sets (with
     feature noise, with sample noise, and without noise), non-linear Weston (top 10) and XOR (top 2), columns
-    permuted as in (b): randSel under the two heavy-tail transforms (normal scores, the default; outlying values
-    set to the median, ``standardize="auto_skip"``) at width 0.5 (the default), 1.0 and 2.0 and with the
-    grid [0.5, 2.0] (the evidence rule); FoHSIC with the thesis config's settings on the raw data; and the absolute
+    permuted as in (b): randSel under the two heavy-tail transforms (normal scores, ``standardize="auto"``;
+    outlying values set to the median, ``standardize="auto_skip"``, the default) at width 0.5 (the default),
+    1.0 and 2.0 and with the grid [0.5, 2.0] (the evidence rule); FoHSIC with the thesis config's settings on the raw data; and the absolute
     correlation with the label of the features as each transform leaves them (a linear filter: the
     reference for additive signals).
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
@@ -117,14 +117,14 @@ CANDIDATES = {
     "spread 0.4 + ns": dict(width_scale="spread", width=0.4, **NS),
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
     "spread 0.5 + marginal tails (before)": dict(width_scale="spread", width=0.5, marginal_tails=True),
-    "spread 0.5 + tails (default)": dict(width_scale="spread", width=0.5, **AUTO),
-    "spread 0.5 + skipped tails": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
+    "spread 0.5 + tails (before)": dict(width_scale="spread", width=0.5, **AUTO),
+    "spread 0.5 + skipped tails (default)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
     "archived": dict(ARCHIVED_RANDSEL),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
-WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + tails (default)", "archived")
+WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
-                    "spread 0.5 + tails (default)", "spread 0.5 + skipped tails")
+                    "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),
