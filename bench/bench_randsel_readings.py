@@ -72,7 +72,7 @@ Candidates (``RandSel`` parameters; every other one at its default):
     correlation with the label of the features as each transform leaves them (a linear filter: the
     reference for additive signals).
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
-    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and four of the candidates.
+    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and five of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part stays under about 5 minutes on one core.
