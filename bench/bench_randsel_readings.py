@@ -33,6 +33,10 @@ Candidates (``RandSel`` parameters; every other one at its default):
   than 3 robust standard deviations from its median are set to its median (then unit variance) instead of
   normal scores, except in the samples outlying in more than half of the heavy-tailed features, which keep
   their normal scores;
+- ``screen width 8.0``, ``screen to 200`` (micro-arrays, part d): the defaults, but the first-order screen's
+  kernel four times as wide (closer to the squared correlation with the label, the first-order term of the
+  alignment in the inverse width), or the screen stopping at 200 features, so that the exact iterations choose
+  the top 50 among them;
 - ``archived``: ``fscompbio.selection.ARCHIVED_RANDSEL``, the settings of the workflow's runs archived before
   these readings (``minus 0.22`` with no pair screen).
 
@@ -72,7 +76,7 @@ Candidates (``RandSel`` parameters; every other one at its default):
     correlation with the label of the features as each transform leaves them (a linear filter: the
     reference for additive signals).
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
-    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and five of the candidates.
+    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and seven of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part stays under about 5 minutes on one core.
@@ -119,12 +123,15 @@ CANDIDATES = {
     "spread 0.5 + marginal tails (before)": dict(width_scale="spread", width=0.5, marginal_tails=True),
     "spread 0.5 + tails (before)": dict(width_scale="spread", width=0.5, **AUTO),
     "spread 0.5 + skipped tails (default)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
+    "screen width 8.0": dict(screen_width=8.0),
+    "screen to 200": dict(screen_to=200),
     "archived": dict(ARCHIVED_RANDSEL),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
 WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
-                    "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)")
+                    "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)", "screen width 8.0",
+                    "screen to 200")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),
