@@ -529,21 +529,22 @@ class RandSel(SelectorMixin, BaseEstimator):
     spread leaves the kernel's width relative to the distances unchanged
     (``docs/randsel.md``, sections 1 and 6).
 
-    **Scales.** At a width set from the spread the kernel is carried by
-    the bulk of the pairs, so each feature's scale must be its bulk's: unit
+    **Scales.** At a width set from the spread the kernel is carried by the
+    bulk of the pairs, so each feature's scale must be its bulk's: unit
     variance, unless the feature's tails are significantly heavier than a
-    normal's (its variance is then the tails'), in which case its normal
-    scores (``docs/randsel.md``, sections 7 and 9). Light-tailed
-    multimodal features keep their modes apart. Normal scores would keep a
-    heavy-tailed feature's outlying values at its extreme ranks (the
-    ``standardize="auto"`` option). Where the outliers are matters: an
-    outlying *value* in one feature (a measurement glitch) carries no
-    information and is best at the centre, while an outlying *sample* (every
-    feature of a sample far out) is best left far out, where the Gaussian
-    kernel gives it no weight. The default, ``standardize="auto_skip"``,
-    tells them apart: a sample outlying in more than half of the
-    heavy-tailed features keeps its normal scores, and every other outlying
-    value is set to the median (``docs/randsel.md``, section 15).
+    normal's (its variance is then the tails'), in which case the bulk must
+    be scaled apart from the tails (``docs/randsel.md``, sections 7 and 9).
+    Light-tailed multimodal features keep their modes apart. Normal scores
+    (the ``standardize="auto"`` option) scale the bulk but keep a
+    heavy-tailed feature's outlying values at its extreme ranks. Where the
+    outliers are matters: an outlying *value* in one feature (a measurement
+    glitch) carries no information and is best at the centre, while an
+    outlying *sample* (every feature of a sample far out) is best left far
+    out, where the Gaussian kernel gives it no weight. The default,
+    ``standardize="auto_skip"``, tells them apart: a sample outlying in more
+    than half of the heavy-tailed features keeps its normal scores, and
+    every other outlying value is set to the median (``docs/randsel.md``,
+    section 15).
 
     **Subsets and culling.** ``n_subsets="auto"`` puts every feature on the
     plus side of about ``4 n`` partitions, and ``cull_by="evidence"`` culls
