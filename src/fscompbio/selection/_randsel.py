@@ -225,6 +225,8 @@ def tail_adaptive_scale(X, y=None, heavy="normal_scores"):
     column is standardised (the outlying samples' values counted at the
     median). A heavy-tailed column with no robust scale (more than half of
     its values equal, as in a sparse feature) gets its normal scores.
+    ``heavy="skip"`` is :class:`RandSel`'s default (``standardize="auto_skip"``);
+    ``heavy="normal_scores"`` is its ``standardize="auto"``.
     """
     if heavy not in ("normal_scores", "skip"):
         raise ValueError(f"heavy must be 'normal_scores' or 'skip'; got {heavy!r}")
