@@ -126,6 +126,7 @@ CANDIDATES = {
     "screen width 8.0": dict(screen_width=8.0),
     "screen to 200": dict(screen_to=200),
     "archived": dict(ARCHIVED_RANDSEL),
+    "select [0.5, 1.0]": dict(width=[0.5, 1.0], width_rule="select"),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
 WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")

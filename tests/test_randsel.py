@@ -196,7 +196,7 @@ def test_noise_contributions_not_positive_on_average():
     assert noise.mean() <= 2 * noise.std(ddof=1) / np.sqrt(noise.size)
     assert c[rel].min() > noise.max()
     assert np.all(c[rel] / se[rel] > 5)  # the relevant ones stand far above their standard errors
-    assert width == 0.5
+    assert width == 1.0  # an additive signal: the wider width of the default grid gives the stronger evidence
 
 
 # --- structure, fixing, batches, errors -----------------------------------------------------------
@@ -677,3 +677,82 @@ def test_refit_permutations_too_few_for_alpha_is_refused():
         RandSel(refit_permutations=5, random_state=0).fit(X, y)
     ok = RandSel(refit_permutations=9, alpha=0.1, n_subsets=20, random_state=0).fit(X, y)  # 1/10 <= 0.1
     assert ok.n_permutations_ == 9 and ok.pvalues_.min() >= 0.1
+
+
+# --- the width grid: the choice per iteration and its adjustment -----------------------------------------
+
+
+@given(st.lists(st.floats(-12, 30), min_size=2, max_size=40), st.integers(2, 5))
+@settings(max_examples=60, deadline=None)
+def test_max_of_k_scores_is_increasing_and_below_the_score(z, k):
+    """Sidak's adjustment is strictly increasing over the whole line (the negative scores keep their order,
+    which the evidence summed over the iterations needs) and lowers every score."""
+    from fscompbio.selection._randsel_inference import _max_of_k_scores
+
+    z = np.unique(np.round(np.asarray(z), 3))
+    a = _max_of_k_scores(z, k)
+    assert np.all(np.diff(a) > 0)
+    assert np.all(a < z)
+
+
+def test_max_of_k_scores_formula_and_calibration():
+    """k = 1 is the identity; elsewhere isf(1 - (1 - sf(z))^k), continuous where the log-tail branch takes
+    over; and the adjusted maximum of k independent normal scores is a standard normal score."""
+    from scipy.stats import norm
+
+    from fscompbio.selection._randsel_inference import _max_of_k_scores
+
+    z = np.linspace(-6, 9, 3001)
+    assert np.array_equal(_max_of_k_scores(z, 1), z)
+    mid = z[(z > -2) & (z < 4)]
+    np.testing.assert_allclose(_max_of_k_scores(mid, 3), norm.isf(1 - (1 - norm.sf(mid)) ** 3), atol=1e-9)
+    assert np.max(np.abs(np.diff(_max_of_k_scores(z, 2)))) < 0.01
+    m = np.random.default_rng(0).standard_normal((200_000, 2)).max(axis=1)
+    adj = _max_of_k_scores(m, 2)
+    for q in (0.5, 0.9, 0.99):
+        assert abs(np.mean(adj <= norm.ppf(q)) - q) < 0.005
+
+
+def _one_select_pass(X, y, seed=0):
+    sel = RandSel(random_state=seed)
+    rng = np.random.default_rng(seed)
+    problem, grid = sel._setup(X, y, np.random.RandomState(seed))
+    cols = np.arange(X.shape[1])
+    return passes._iteration(problem, cols, 600, 30, grid, "unbiased", np.random.RandomState(seed), "spread", "select")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_select_rule_keeps_the_narrow_width_for_an_interaction_and_the_wide_for_an_additive_signal(seed):
+    """One pass of the default grid (0.5, 1.0) under ``width_rule="select"`` over 30 features: with an XOR
+    pair the pass keeps 0.5 and the pair scores highest; with an additive signal (two features' sum plus
+    noise) it keeps 1.0 and those two score highest."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(300, 30))
+    c, se, width, _, z = _one_select_pass(X, np.where(X[:, 0] * X[:, 1] > 0, 1, -1), seed)
+    assert width == 0.5 and set(np.argsort(-z)[:2].tolist()) == {0, 1}
+    y = np.where(X[:, 0] + X[:, 1] + 2.0 * rng.normal(size=300) > 0, 1, -1)
+    c, se, width, _, z = _one_select_pass(X, y, seed)
+    assert width == 1.0 and set(np.argsort(-z)[:2].tolist()) == {0, 1}
+
+
+def test_select_rule_without_evidence_keeps_the_grid_s_first_width(monkeypatch):
+    """When no score passes the threshold at any width (here a threshold no score reaches), the pass keeps
+    the grid's first width, whichever it is, and reports its scores adjusted for the grid."""
+    monkeypatch.setattr(passes, "SELECT_LEVEL", 1e-300)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 30))
+    y = np.where(X[:, 0] + X[:, 1] + 2.0 * rng.normal(size=300) > 0, 1, -1)
+    cols = np.arange(30)
+
+    def one_pass(grid):  # a fresh problem and generator each time: the same subsamples and partitions
+        problem, _ = RandSel()._setup(X, y, np.random.RandomState(0))
+        return passes._iteration(problem, cols, 300, 30, np.array(grid), "unbiased", np.random.RandomState(0),
+                                 "spread", "select")
+
+    for grid in ([0.5, 1.0], [1.0, 0.5]):
+        out, single = one_pass(grid), one_pass(grid[:1])
+        assert out[2] == grid[0]
+        np.testing.assert_allclose(out[0], single[0])  # the same partitions: the first width's contributions
+        from fscompbio.selection._randsel_inference import _max_of_k_scores
+
+        np.testing.assert_allclose(out[4], _max_of_k_scores(single[4], 2))

@@ -131,7 +131,7 @@ def test_no_pair_is_fixed_on_wide_noise():
         assert np.all(pair_pvalues(scores, y, 2000) > 0.05)
 
 
-def test_no_pair_screen_up_to_screen_above_or_when_disabled():
+def test_no_pair_screen_without_screens_or_when_disabled():
     X, y, _ = permuted_xor(0, 600, n_samples=100)
     assert RandSel(random_state=0, screen_above=None, n_subsets=50).fit(X[:, :40], y).screen_pairs_.shape == (0, 2)
     sel = RandSel(random_state=0, screen_pairs=0, n_features_to_select=2, screen_subsets=20).fit(X, y)
@@ -150,3 +150,16 @@ def test_xor_300x10000_five_seeds():
             times.append(time.process_time() - t)
             hits += set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == rel
     assert hits == 5, (hits, times)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pair_screen_fixes_an_established_pair_on_narrow_data(seed):
+    """XOR 300 x 200 (columns permuted), no first-order screen: the pair screen still scores every pair, the
+    pair passes the test over all 19,900 pairs and is fixed, so the exact iterations rank it first."""
+    X, y, rel = permuted_xor(seed, 200)
+    sel = RandSel(random_state=seed, n_subsets=200).fit(X, y)
+    assert not sel.screened_.any()
+    assert set(sel.screen_pairs_[0].tolist()) == rel
+    assert sel.screen_pair_pvalues_[0] <= 0.05
+    assert set(sel.fixed_.tolist()) >= rel
+    assert set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == rel

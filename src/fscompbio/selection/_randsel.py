@@ -296,7 +296,7 @@ class RandSel(SelectorMixin, BaseEstimator):
     cull_fraction : float, default=0.25
         Fraction ``z`` of the non-fixed features culled per iteration (thesis
         4.3: 25%; the paper: 12.5%). At least one.
-    width : float or array-like of float, default=0.5
+    width : float or array-like of float, default=(0.5, 1.0)
         Width ``sigma`` of the Gaussian kernel of the minus-subsets as a
         multiple of the scale that ``width_scale`` names (with
         ``width_scale="spread"``, ``sigma^2 = width^2`` times the
@@ -320,12 +320,17 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``"subset_spread"``: every subset at its own scale (the median or the
         interquartile range of its own squared distances on 2,000 pairs of
         the subsample).
-    width_rule : {"evidence", "alignment"}, default="evidence"
-        With a grid of widths: ``"alignment"`` keeps, per iteration, the width
-        of largest mean alignment over its first 4 batches (the thesis' rule);
-        ``"evidence"`` evaluates every width on every batch and gives each
-        feature its largest normal score over the grid, Bonferroni-adjusted
-        for the grid's size. Unused with a single width.
+    width_rule : {"select", "evidence", "alignment"}, default="select"
+        With a grid of widths: ``"select"`` evaluates every width on every
+        batch and keeps, per iteration, the width whose normal scores above
+        the family-wise 5% threshold over the iteration's features (Bonferroni)
+        sum to the most, the grid's first width when none passes it;
+        ``"evidence"`` gives each feature its largest normal score over the
+        grid; ``"alignment"`` keeps, per iteration, the width of largest mean
+        alignment over its first 4 batches (the thesis' rule). Under
+        ``"select"`` and ``"evidence"`` the scores are adjusted for the choice
+        among the grid's widths (Sidak). Unused with a single width. See
+        Notes, "Width".
     cull_by : {"evidence", "contribution"}, default="evidence"
         ``"contribution"``: cull by this iteration's contributions (the
         thesis). ``"evidence"``: by the sum, over the iterations a feature has
@@ -359,13 +364,15 @@ class RandSel(SelectorMixin, BaseEstimator):
         Width of the screening iterations' Gaussian kernel as a multiple of
         the median pairwise distance of the random halves.
     screen_pairs : int, default=5
-        On screened data, the members of the ``screen_pairs`` feature pairs
-        whose product is most correlated with the centred label (the
-        second-order term of the alignment,
-        :func:`fscompbio.selection._pair_screen.pair_product_screen`) are never
+        The ``screen_pairs`` feature pairs whose product is most correlated
+        with the centred label (the second-order term of the alignment,
+        :func:`fscompbio.selection._pair_screen.pair_product_screen`) are
+        scored on data of any width (unless ``screen_above`` is None); a pair
+        significant at level ``alpha`` over all pairs is fixed (never culled).
+        On screened data the members of all ``screen_pairs`` pairs are never
         culled by the first-order screen, so that an interaction without
-        marginal effects (an XOR pair) reaches the exact iterations. 0: the
-        first-order screen only. See Notes, "Wide data".
+        marginal effects (an XOR pair) reaches the exact iterations. 0: no
+        pair screen. See Notes, "Wide data".
     n_permutations : "auto" or int, default="auto"
         Label permutations that calibrate ``selected_`` after a screen (see
         Notes, "Error control after a screen"). ``"auto"``: ``ceil(1 / alpha) -
@@ -529,7 +536,16 @@ class RandSel(SelectorMixin, BaseEstimator):
     range of the minus-subsets' squared distances), and the plus-subsets'
     squared width is ``(h + 1) / h`` of it, so that a feature of average
     spread leaves the kernel's width relative to the distances unchanged
-    (``docs/randsel.md``, sections 1 and 6).
+    (``docs/randsel.md``, sections 1 and 6). Two widths are evaluated on
+    the same partitions: 0.5 of the spread keeps an interaction (XOR) that a
+    wider kernel loses, 1.0 weighs an additive signal better, and each
+    iteration keeps the one whose strong evidence (normal scores above the
+    family-wise 5% threshold) weighs the most, the narrower when neither has
+    any; the scores are then adjusted for the choice (Sidak over the two
+    widths: valid for positively correlated scores, Slepian's inequality).
+    A pair whose product the second-order screen finds correlated with the
+    label at level ``alpha`` over all pairs is fixed on data of any width
+    (``docs/randsel.md``, section 17).
 
     **Scales.** At a width set from the spread the kernel is carried by the
     bulk of the pairs, so each feature's scale must be its bulk's: unit
@@ -654,7 +670,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "cull_fraction": [Interval(RealNotInt, 0, 1, closed="neither")],
         "width": [Interval(Real, 0, None, closed="neither"), "array-like"],
         "width_scale": [StrOptions({"subset_size", "minus", "spread", "subset_median", "subset_spread"})],
-        "width_rule": [StrOptions({"evidence", "alignment"})],
+        "width_rule": [StrOptions({"select", "evidence", "alignment"})],
         "cull_by": [StrOptions({"evidence", "contribution"})],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "fix_after": [Interval(Integral, 1, None, closed="left"), None],
@@ -682,9 +698,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         subsample="auto",
         batch_size=100,
         cull_fraction=0.25,
-        width=0.5,
+        width=(0.5, 1.0),
         width_scale="spread",
-        width_rule="evidence",
+        width_rule="select",
         cull_by="evidence",
         alpha=0.05,
         fix_after=None,
@@ -787,7 +803,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_pairs_ = np.empty((0, 2), dtype=int)
         self.screen_pair_scores_ = np.empty(0)
         self.screen_pair_pvalues_ = np.empty(0)
-        if self.screen_above is not None and d > self.screen_above and self.screen_pairs > 0:
+        if self.screen_above is not None and self.screen_pairs > 0 and d > 1:
             self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y, self.screen_pairs)
             protected[self.screen_pairs_.ravel()] = True
             # a pair whose product is correlated with the label at family-wise level alpha over all pairs is

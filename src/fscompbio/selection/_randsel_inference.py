@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.special import log_ndtr, ndtri_exp
 from scipy.stats import norm
 from scipy.stats import t as student_t
 
@@ -37,10 +38,19 @@ def _normal_scores(c, se, n_batches):
     return np.nan_to_num(np.clip(z, -40.0, 40.0), nan=0.0)
 
 
-def _bonferroni_scores(z, k):
-    """Normal scores ``z`` of the largest of ``k`` tests, adjusted: ``isf(min(1, k sf(z)))``, computed from
-    ``log sf`` so that scores far in the tail keep their order."""
+def _max_of_k_scores(z, k):
+    """Normal scores ``z``, each the largest of ``k`` positively correlated tests, adjusted for the choice:
+    Sidak's ``isf(1 - (1 - sf(z))^k)``, valid for the maximum of positively correlated normal scores
+    (Slepian's inequality) and monotone over the whole line, so that the adjusted scores keep the order of
+    the negative ones as well (a Bonferroni ``min(1, k sf(z))`` sends every score below ``isf(1 / k)`` to
+    the same floor, which the evidence summed over the iterations must not see). In the tail, where the
+    two agree, it is computed from ``log sf`` so that scores far out keep their order."""
+    z = np.asarray(z, dtype=float)
     if k == 1:
         return z
-    logp = np.minimum(norm.logsf(z) + math.log(k), 0.0)
-    return np.clip(norm.isf(np.exp(logp)), -40.0, 40.0)
+    logsf = norm.logsf(z)
+    tail = logsf + math.log(k) < math.log(1e-6)
+    with np.errstate(over="ignore"):
+        out = np.where(tail, norm.isf(np.exp(np.minimum(logsf + math.log(k), 0.0))),
+                       ndtri_exp(k * log_ndtr(np.where(tail, 0.0, z))))
+    return np.clip(out, -40.0, 40.0)

@@ -14,6 +14,7 @@ import math
 from numbers import Integral
 
 import numpy as np
+from scipy.stats import norm
 
 from .._pairs import (
     CenteredTarget,
@@ -27,9 +28,13 @@ from .._pairs import (
     whole_pair_tensor,
 )
 from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance, task_of_target
-from ._randsel_inference import _bonferroni_scores, _estimates, _normal_scores
+from ._randsel_inference import _max_of_k_scores, _estimates, _normal_scores
 
 __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_n_subsets"]
+
+#: ``width_rule="select"``: a width's evidence is its features' normal scores above the family-wise
+#: threshold at this level over the iteration's features, summed
+SELECT_LEVEL = 0.05
 
 #: memory budget (bytes) of one batch: the squared distances and kernels of its subsets
 BATCH_BUDGET = 96 * 2**20
@@ -257,8 +262,12 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     :data:`OWN_SCALE_PAIRS` pairs of the subsample). With a grid of
     widths, ``width_rule="alignment"`` keeps the width of largest mean
     alignment over the first batches; ``"evidence"`` evaluates every width on
-    every batch and gives each feature its largest normal score over the grid,
-    Bonferroni-adjusted for the grid's size.
+    every batch and gives each feature its largest normal score over the grid;
+    ``"select"`` evaluates every width on every batch and keeps the width whose
+    normal scores above the family-wise threshold (:data:`SELECT_LEVEL`,
+    Bonferroni over the ``n`` columns) sum to the most, the grid's first on a
+    tie. Under both the scores are adjusted for the choice among the grid's
+    widths (:func:`_max_of_k_scores`).
 
     Returns
     -------
@@ -267,12 +276,12 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         Standard error of ``c`` over the random partitions and subsamples
         (between batches), given the data.
     width : float
-        The chosen multiple of the median distance (``"evidence"``: that of the
+        The chosen multiple of the scale (``"evidence"``: that of the
         best-scoring feature).
     mean_alignment : float
     z : ndarray of shape (n,)
         ``c / se`` as normal scores (:func:`_normal_scores`; adjusted for the
-        grid under ``"evidence"``).
+        grid under ``"evidence"`` and ``"select"``).
     """
     Xs = problem.X[:, cols]
     n = cols.size
@@ -282,7 +291,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     n_batches = _n_batches(n_subsets, batch_size)
     sizes = np.diff(np.round(np.linspace(0, n_subsets, n_batches + 1)).astype(int))
     grid = np.atleast_1d(np.asarray(width, dtype=float))
-    every = width_rule == "evidence" and grid.size > 1
+    every = width_rule in ("evidence", "select") and grid.size > 1
     n_pilot = min(n_batches, PILOT_BATCHES) if grid.size > 1 and not every else 0
     W = grid.size if every else 1
     sums = np.zeros((W, n_batches, n))  # per batch and feature: sum of a(S+) - a(S) over its usable partitions
@@ -355,12 +364,17 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         return c, se, float(grid[chosen]), align_sum[0] / max(align_n, 1), _normal_scores(c, se, n_batches)
     est = [_estimates(sums[g], counts) for g in range(W)]
     Z = np.array([_normal_scores(c, se, n_batches) for c, se in est])  # (W, n)
+    if width_rule == "select":
+        t = norm.isf(SELECT_LEVEL / max(n, 1))
+        mass = np.maximum(Z - t, 0.0).sum(axis=1)
+        g = int(np.argmax(mass))  # ties (no evidence at any width): the grid's first width
+        return est[g][0], est[g][1], float(grid[g]), align_sum[g] / max(align_n, 1), _max_of_k_scores(Z[g], W)
     best = np.argmax(Z, axis=0)
     cols_ = np.arange(n)
     c = np.array([e[0] for e in est])[best, cols_]
     se = np.array([e[1] for e in est])[best, cols_]
-    # the largest of W scores: Bonferroni over the grid (log-space so that large scores keep their order)
-    z = _bonferroni_scores(Z[best, cols_], W)
+    # the largest of W scores, adjusted for the grid
+    z = _max_of_k_scores(Z[best, cols_], W)
     top = int(best[np.argmax(z)]) if n else 0
     return c, se, float(grid[top]), align_sum[top] / max(align_n, 1), z
 
