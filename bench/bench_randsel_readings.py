@@ -29,10 +29,15 @@ Candidates (``RandSel`` parameters; every other one at its default):
   values standardised within each class, pooled: the tails of the noise, not of the signal), unit variance
   for the others; ``+ marginal tails (before)``: the same with the marginal kurtosis test (blind to the
   classes), the default before the within-class test;
-- ``+ skipped tails (default)``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
+- ``+ skipped tails (before)``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
   than 3 robust standard deviations from its median are set to its median (then unit variance) instead of
   normal scores, except in the samples outlying in more than half of the heavy-tailed features, which keep
   their normal scores;
+- ``width grid (default)``: ``RandSel()``: the skipped tails, the widths 0.5 and 1.0 evaluated on the same
+  partitions, each iteration keeping the one whose normal scores above the family-wise 5% threshold sum to the
+  most (``width_rule="select"``), and the pair screen on data of any width (a pair established at level
+  ``alpha`` over all pairs is fixed). Every other candidate also runs the pair screen on data of any width
+  (before the grid it ran above 500 features only); part (i) separates the two changes;
 - ``screen width 8.0``, ``screen to 200`` (micro-arrays, part d): the defaults, but the first-order screen's
   kernel four times as wide (closer to the squared correlation with the label, the first-order term of the
   alignment in the inverse width), or the screen stopping at 200 features, so that the exact iterations choose
@@ -71,15 +76,22 @@ Candidates (``RandSel`` parameters; every other one at its default):
 (h) the feature-noise gap taken apart, over ``--draws`` draws (default 20) of the linear Zhang sets (with
     feature noise, with sample noise, and without noise), non-linear Weston (top 10) and XOR (top 2), columns
     permuted as in (b): randSel under the two heavy-tail transforms (normal scores, ``standardize="auto"``;
-    outlying values set to the median, ``standardize="auto_skip"``, the default) at width 0.5 (the default),
-    1.0 and 2.0 and with the grid [0.5, 2.0] (the evidence rule); FoHSIC with the thesis config's settings on the raw data; and the absolute
+    outlying values set to the median, ``standardize="auto_skip"``, the default) at width 0.5, 1.0 and 2.0
+    and with the grid [0.5, 2.0] (the evidence rule), without the pair screen (the kernel alone); FoHSIC with the thesis config's settings on the raw data; and the absolute
     correlation with the label of the features as each transform leaves them (a linear filter: the
     reference for additive signals).
+(i) the width grid and the pair screen, apart and together, over ``--draws`` draws (default 20) of the sets of
+    (h): relevant features in the top 10 (XOR: the pair in the top 2), for width 0.5 (the default before the
+    grid), the grid (0.5, 1.0) under ``width_rule="select"`` and under ``"evidence"``, the grid (0.5, 2.0)
+    under ``"evidence"``, each without and with the pair screen on these 200-feature sets (``screen_pairs`` 0 or
+    5); FoHSIC and BaHSIC with the thesis config's settings; and the madelon-style set (2,600 x 500,
+    ``tests/test_randsel_wide.py``'s recipe, seeds 0-7, relevant features in the top 20) for width 0.5 and the
+    default, with and without the pair screen. Fit CPU seconds per fit beside each row.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and seven of the candidates.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h]
-[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part stays under about 5 minutes on one core.
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i]
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) (about 15 minutes) stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
 
@@ -87,6 +99,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -122,16 +135,17 @@ CANDIDATES = {
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
     "spread 0.5 + marginal tails (before)": dict(width_scale="spread", width=0.5, marginal_tails=True),
     "spread 0.5 + tails (before)": dict(width_scale="spread", width=0.5, **AUTO),
-    "spread 0.5 + skipped tails (default)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
+    "spread 0.5 + skipped tails (before)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
+    "width grid (default)": dict(),
     "screen width 8.0": dict(screen_width=8.0),
     "screen to 200": dict(screen_to=200),
     "archived": dict(ARCHIVED_RANDSEL),
-    "select [0.5, 1.0]": dict(width=[0.5, 1.0], width_rule="select"),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
-WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
+WORKFLOW_XOR_CANDIDATES = ("width grid (default)", "spread 0.5 + skipped tails (before)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
-                    "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)", "screen width 8.0",
+                    "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (before)", "width grid (default)",
+                    "screen width 8.0",
                     "screen to 200")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
@@ -420,6 +434,10 @@ def bench_g(args):
                   f"{int((h < base).sum())} |", flush=True)
 
 
+#: part (h)'s conditions: the kernel alone (no pair screen), a grid under the evidence rule
+H_RULES = dict(width_rule="evidence", screen_pairs=0)
+
+
 def bench_h(args):
     import fscompbio.selection as S
     from fscompbio.selection._randsel import tail_adaptive_scale as scale
@@ -448,7 +466,8 @@ def bench_h(args):
         for lab, std in transforms.items():
             for w in (0.5, 1.0, 2.0, [0.5, 2.0]):
                 rows.setdefault(f"RandSel, {lab}, width {w}", {})[name] = count(
-                    lambda X, y, s, std=std, w=w: fit(dict(standardize=std, width=w), X, y, random_state=s).ranking_)
+                    lambda X, y, s, std=std, w=w: fit(dict(standardize=std, width=w, **H_RULES), X, y,
+                                                      random_state=s).ranking_)
             rows.setdefault(f"|corr| of the features, {lab}", {})[name] = count(
                 lambda X, y, s, h=("normal_scores" if std == "auto" else "skip"):
                 S.CorrelationSelector().fit(scale(X, y, heavy=h), y).ranking_)
@@ -463,10 +482,63 @@ def bench_h(args):
               + " |", flush=True)
 
 
+def bench_i(args):
+    import fscompbio.selection as S
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_randsel_wide import madelon
+
+    draws = range(args.draws)
+    sets = ("linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "xor")
+    rules = {
+        "width 0.5": dict(width=0.5),
+        "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select"),
+        "(0.5, 1.0), evidence": dict(width=(0.5, 1.0), width_rule="evidence"),
+        "(0.5, 2.0), evidence": dict(width=(0.5, 2.0), width_rule="evidence"),
+    }
+    print(f"\n(i) the width grid and the pair screen, draws 0-{draws[-1]} (columns permuted): relevant features "
+          "in the top 10 (XOR: the pair in the top 2), mean (per draw); CPU s per fit (mean over the sets)")
+    data = {name: [permuted(name, s) for s in draws] for name in sets}
+    rankers = {}
+    for lab, kw in rules.items():
+        for pairs in (0, 5):
+            tag = f"{lab}, pair screen" if pairs else f"{lab}, no pair screen"
+            if lab == "(0.5, 1.0), select" and pairs:
+                tag += " (default)"
+            rankers[tag] = lambda X, y, s, kw=kw, pairs=pairs: fit(dict(kw, screen_pairs=pairs), X, y,
+                                                                    random_state=s).ranking_
+    for lab in ("FoHSIC", "BaHSIC"):
+        cls, kw = PEERS[lab]
+        rankers[f"peer: {lab}"] = lambda X, y, s, cls=cls, kw=kw: getattr(S, cls)(**kw).fit(X, y).ranking_
+    print("| ranker | " + " | ".join(sets) + " | fit s |")
+    print("| --- " * (len(sets) + 2) + "|")
+    for lab, rank in rankers.items():
+        cells, t0 = [], time.process_time()
+        for name in sets:
+            k = 2 if name == "xor" else 10
+            hits = [int(np.isin(np.argsort(rank(X, y, s), kind="stable")[:k], rel).sum())
+                    for s, (X, y, rel) in zip(draws, data[name])]
+            cells.append(f"{np.mean(hits):.2f} ({' '.join(map(str, hits))})")
+        dt = (time.process_time() - t0) / (len(sets) * len(draws))
+        print(f"| {lab} | " + " | ".join(cells) + f" | {dt:.1f} |", flush=True)
+    print("\nmadelon-style 2,600 x 500, seeds 0-7: relevant features in the top 20, mean (per seed); CPU s per fit")
+    print("| ranker | top 20 | fit s |")
+    print("| --- | --- | --- |")
+    mad = [madelon(s) for s in range(8)]
+    for lab, kw in (("width 0.5", dict(width=0.5)), ("(0.5, 1.0), select", {})):
+        for pairs in (0, 5):
+            t0 = time.process_time()
+            hits = [int(np.isin(np.argsort(RandSel(random_state=s, screen_pairs=pairs, **kw).fit(X, y).ranking_,
+                                           kind="stable")[:20], rel).sum()) for s, (X, y, rel) in enumerate(mad)]
+            tag = f"{lab}, {'pair screen' if pairs else 'no pair screen'}"
+            print(f"| {tag} | {np.mean(hits):.2f} ({' '.join(map(str, hits))}) | "
+                  f"{(time.process_time() - t0) / len(mad):.1f} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h"], default=None)
-    ap.add_argument("--draws", type=int, default=20, help="(g), (h): draws of each set")
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i"], default=None)
+    ap.add_argument("--draws", type=int, default=20, help="(g), (h), (i): draws of each set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
@@ -489,7 +561,7 @@ def main():
                 del CANDIDATES[k]
     with threadpool_limits(1):
         for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
-                         ("f", bench_f), ("g", bench_g), ("h", bench_h), ("d", bench_d)):
+                         ("f", bench_f), ("g", bench_g), ("h", bench_h), ("i", bench_i), ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
 
