@@ -88,7 +88,7 @@ Candidates (``RandSel`` parameters; every other one at its default):
     ``tests/test_randsel_wide.py``'s recipe, seeds 0-7, relevant features in the top 20) for width 0.5 and the
     default, with and without the pair screen. Fit CPU seconds per fit beside each row.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
-    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and seven of the candidates.
+    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and eight of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) (about 15 minutes) stays under about 5 minutes on one core.
@@ -178,7 +178,7 @@ def bench_0(args):
 
     print("(0) gamma x (q90 - q10) of the squared distances of random subsets of h features (mean of 10 subsets on "
           "200 samples): the log-kernel's range over the bulk of the pairs, at 0.22 of the median (before) and at "
-          "0.5 of the spread (sigma^2 = 0.25 IQR, the default)")
+          "0.5 of the spread (sigma^2 = 0.25 IQR, the default's narrower width)")
     X, y = load_breast_cancer(return_X_y=True)
     sets = {"breast cancer": StandardScaler().fit_transform(X)}
     for name in ("xor", "linear_zhang_feature_noise"):
