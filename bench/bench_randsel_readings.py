@@ -29,15 +29,14 @@ Candidates (``RandSel`` parameters; every other one at its default):
   values standardised within each class, pooled: the tails of the noise, not of the signal), unit variance
   for the others; ``+ marginal tails (before)``: the same with the marginal kurtosis test (blind to the
   classes), the default before the within-class test;
-- ``+ skipped tails (before)``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
+- ``+ skipped tails (default)``: ``standardize="auto_skip"``: the same test, but a heavy-tailed feature's values further
   than 3 robust standard deviations from its median are set to its median (then unit variance) instead of
   normal scores, except in the samples outlying in more than half of the heavy-tailed features, which keep
   their normal scores;
-- ``width grid (default)``: ``RandSel()``: the skipped tails, the widths 0.5 and 1.0 evaluated on the same
-  partitions, each iteration keeping the one whose normal scores above the family-wise 5% threshold sum to the
-  most (``width_rule="select"``), and the pair screen on data of any width (a pair established at level
-  ``alpha`` over all pairs is fixed). Every other candidate also runs the pair screen on data of any width
-  (before the grid it ran above 500 features only); part (i) separates the two changes;
+- ``width grid + pairs``: the default with the widths 0.5 and 1.0 evaluated on the same partitions, each
+  iteration keeping the one whose normal scores above the family-wise 5% threshold sum to the most
+  (``width_rule="select"``), and the pair screen on data of any width (``pair_screen_above=0``: a pair
+  established at level ``alpha`` over all pairs is fixed); part (i) separates the two;
 - ``screen width 8.0``, ``screen to 200`` (micro-arrays, part d): the defaults, but the first-order screen's
   kernel four times as wide (closer to the squared correlation with the label, the first-order term of the
   alignment in the inverse width), or the screen stopping at 200 features, so that the exact iterations choose
@@ -81,10 +80,10 @@ Candidates (``RandSel`` parameters; every other one at its default):
     correlation with the label of the features as each transform leaves them (a linear filter: the
     reference for additive signals).
 (i) the width grid and the pair screen, apart and together, over ``--draws`` draws (default 20) of the sets of
-    (h): relevant features in the top 10 (XOR: the pair in the top 2), for width 0.5 (the default before the
-    grid), the grid (0.5, 1.0) under ``width_rule="select"`` and under ``"evidence"``, the grid (0.5, 2.0)
+    (h): relevant features in the top 10 (XOR: the pair in the top 2), for width 0.5 (the default), the grid
+    (0.5, 1.0) under ``width_rule="select"`` and under ``"evidence"``, the grid (0.5, 2.0)
     under ``"evidence"``, each without and with the pair screen on these 200-feature sets (``screen_pairs`` 0 or
-    5); FoHSIC and BaHSIC with the thesis config's settings; and the madelon-style set (2,600 x 500,
+    5, ``pair_screen_above=0``); FoHSIC and BaHSIC with the thesis config's settings; and the madelon-style set (2,600 x 500,
     ``tests/test_randsel_wide.py``'s recipe, seeds 0-7, relevant features in the top 20) for width 0.5 and the
     default, with and without the pair screen. Fit CPU seconds per fit beside each row.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
@@ -135,16 +134,16 @@ CANDIDATES = {
     "spread 0.5 + ns": dict(width_scale="spread", width=0.5, **NS),
     "spread 0.5 + marginal tails (before)": dict(width_scale="spread", width=0.5, marginal_tails=True),
     "spread 0.5 + tails (before)": dict(width_scale="spread", width=0.5, **AUTO),
-    "spread 0.5 + skipped tails (before)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
-    "width grid (default)": dict(),
+    "spread 0.5 + skipped tails (default)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
+    "width grid + pairs": dict(width=(0.5, 1.0), width_rule="select", pair_screen_above=0),
     "screen width 8.0": dict(screen_width=8.0),
     "screen to 200": dict(screen_to=200),
     "archived": dict(ARCHIVED_RANDSEL),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
-WORKFLOW_XOR_CANDIDATES = ("width grid (default)", "spread 0.5 + skipped tails (before)", "archived")
+WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
-                    "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (before)", "width grid (default)",
+                    "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)", "width grid + pairs",
                     "screen width 8.0",
                     "screen to 200")
 PEERS = {  # chapter 4's peers with the thesis config's settings
@@ -503,10 +502,10 @@ def bench_i(args):
     for lab, kw in rules.items():
         for pairs in (0, 5):
             tag = f"{lab}, pair screen" if pairs else f"{lab}, no pair screen"
-            if lab == "(0.5, 1.0), select" and pairs:
+            if lab == "width 0.5" and not pairs:
                 tag += " (default)"
-            rankers[tag] = lambda X, y, s, kw=kw, pairs=pairs: fit(dict(kw, screen_pairs=pairs), X, y,
-                                                                    random_state=s).ranking_
+            rankers[tag] = lambda X, y, s, kw=kw, pairs=pairs: fit(dict(kw, screen_pairs=pairs, pair_screen_above=0),
+                                                                    X, y, random_state=s).ranking_
     for lab in ("FoHSIC", "BaHSIC"):
         cls, kw = PEERS[lab]
         rankers[f"peer: {lab}"] = lambda X, y, s, cls=cls, kw=kw: getattr(S, cls)(**kw).fit(X, y).ranking_
@@ -525,10 +524,12 @@ def bench_i(args):
     print("| ranker | top 20 | fit s |")
     print("| --- | --- | --- |")
     mad = [madelon(s) for s in range(8)]
-    for lab, kw in (("width 0.5", dict(width=0.5)), ("(0.5, 1.0), select", {})):
+    grid = dict(width=(0.5, 1.0), width_rule="select")
+    for lab, kw in (("width 0.5", dict(width=0.5)), ("(0.5, 1.0), select", grid)):
         for pairs in (0, 5):
             t0 = time.process_time()
-            hits = [int(np.isin(np.argsort(RandSel(random_state=s, screen_pairs=pairs, **kw).fit(X, y).ranking_,
+            hits = [int(np.isin(np.argsort(RandSel(random_state=s, screen_pairs=pairs, pair_screen_above=0,
+                                                   **kw).fit(X, y).ranking_,
                                            kind="stable")[:20], rel).sum()) for s, (X, y, rel) in enumerate(mad)]
             tag = f"{lab}, {'pair screen' if pairs else 'no pair screen'}"
             print(f"| {tag} | {np.mean(hits):.2f} ({' '.join(map(str, hits))}) | "

@@ -196,7 +196,7 @@ def test_noise_contributions_not_positive_on_average():
     assert noise.mean() <= 2 * noise.std(ddof=1) / np.sqrt(noise.size)
     assert c[rel].min() > noise.max()
     assert np.all(c[rel] / se[rel] > 5)  # the relevant ones stand far above their standard errors
-    assert width == 1.0  # an additive signal: the wider width of the default grid gives the stronger evidence
+    assert width == 0.5
 
 
 # --- structure, fixing, batches, errors -----------------------------------------------------------
@@ -714,8 +714,7 @@ def test_max_of_k_scores_formula_and_calibration():
 
 
 def _one_select_pass(X, y, seed=0):
-    sel = RandSel(random_state=seed)
-    rng = np.random.default_rng(seed)
+    sel = RandSel(random_state=seed, width=[0.5, 1.0], width_rule="select")
     problem, grid = sel._setup(X, y, np.random.RandomState(seed))
     cols = np.arange(X.shape[1])
     return passes._iteration(problem, cols, 600, 30, grid, "unbiased", np.random.RandomState(seed), "spread", "select")
@@ -723,7 +722,7 @@ def _one_select_pass(X, y, seed=0):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_select_rule_keeps_the_narrow_width_for_an_interaction_and_the_wide_for_an_additive_signal(seed):
-    """One pass of the default grid (0.5, 1.0) under ``width_rule="select"`` over 30 features: with an XOR
+    """One pass of the grid [0.5, 1.0] under ``width_rule="select"`` over 30 features: with an XOR
     pair the pass keeps 0.5 and the pair scores highest; with an additive signal (two features' sum plus
     noise) it keeps 1.0 and those two score highest."""
     rng = np.random.default_rng(seed)

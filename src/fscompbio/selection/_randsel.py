@@ -296,7 +296,7 @@ class RandSel(SelectorMixin, BaseEstimator):
     cull_fraction : float, default=0.25
         Fraction ``z`` of the non-fixed features culled per iteration (thesis
         4.3: 25%; the paper: 12.5%). At least one.
-    width : float or array-like of float, default=(0.5, 1.0)
+    width : float or array-like of float, default=0.5
         Width ``sigma`` of the Gaussian kernel of the minus-subsets as a
         multiple of the scale that ``width_scale`` names (with
         ``width_scale="spread"``, ``sigma^2 = width^2`` times the
@@ -320,17 +320,17 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``"subset_spread"``: every subset at its own scale (the median or the
         interquartile range of its own squared distances on 2,000 pairs of
         the subsample).
-    width_rule : {"select", "evidence", "alignment"}, default="select"
-        With a grid of widths: ``"select"`` evaluates every width on every
-        batch and keeps, per iteration, the width whose normal scores above
-        the family-wise 5% threshold over the iteration's features (Bonferroni)
-        sum to the most, the grid's first width when none passes it;
-        ``"evidence"`` gives each feature its largest normal score over the
-        grid; ``"alignment"`` keeps, per iteration, the width of largest mean
-        alignment over its first 4 batches (the thesis' rule). Under
-        ``"select"`` and ``"evidence"`` the scores are adjusted for the choice
-        among the grid's widths (Sidak). Unused with a single width. See
-        Notes, "Width".
+    width_rule : {"evidence", "select", "alignment"}, default="evidence"
+        With a grid of widths: ``"evidence"`` evaluates every width on every
+        batch and gives each feature its largest normal score over the grid;
+        ``"select"`` evaluates every width on every batch and keeps, per
+        iteration, the width whose normal scores above the family-wise 5%
+        threshold over the iteration's features (Bonferroni) sum to the most,
+        the grid's first width when none passes it; ``"alignment"`` keeps, per
+        iteration, the width of largest mean alignment over its first 4
+        batches (the thesis' rule). Under ``"evidence"`` and ``"select"`` the
+        scores are adjusted for the choice among the grid's widths (Sidak).
+        Unused with a single width. See Notes, "Width".
     cull_by : {"evidence", "contribution"}, default="evidence"
         ``"contribution"``: cull by this iteration's contributions (the
         thesis). ``"evidence"``: by the sum, over the iterations a feature has
@@ -364,15 +364,21 @@ class RandSel(SelectorMixin, BaseEstimator):
         Width of the screening iterations' Gaussian kernel as a multiple of
         the median pairwise distance of the random halves.
     screen_pairs : int, default=5
-        The ``screen_pairs`` feature pairs whose product is most correlated
-        with the centred label (the second-order term of the alignment,
+        On data wider than ``pair_screen_above`` features, the
+        ``screen_pairs`` feature pairs whose product is most correlated with
+        the centred label (the second-order term of the alignment,
         :func:`fscompbio.selection._pair_screen.pair_product_screen`) are
-        scored on data of any width (unless ``screen_above`` is None); a pair
-        significant at level ``alpha`` over all pairs is fixed (never culled).
-        On screened data the members of all ``screen_pairs`` pairs are never
-        culled by the first-order screen, so that an interaction without
-        marginal effects (an XOR pair) reaches the exact iterations. 0: no
-        pair screen. See Notes, "Wide data".
+        scored; a pair significant at level ``alpha`` over all pairs is fixed
+        (never culled), and on screened data the members of all of them are
+        never culled by the first-order screen, so that an interaction without
+        marginal effects (an XOR pair) reaches the exact iterations. 0: no pair
+        screen. See Notes, "Wide data".
+    pair_screen_above : int or None, default=None
+        The pair screen runs on data wider than this many features; None: as
+        wide as ``screen_above`` (the first-order screen's threshold). 0 runs
+        it on data of any width, where it fixes an established pair (on XOR
+        300 x 200 the pair is then found in 20 of 20 draws, against 19 by the
+        kernel alone; ``docs/randsel.md``, section 17).
     n_permutations : "auto" or int, default="auto"
         Label permutations that calibrate ``selected_`` after a screen (see
         Notes, "Error control after a screen"). ``"auto"``: ``ceil(1 / alpha) -
@@ -536,15 +542,13 @@ class RandSel(SelectorMixin, BaseEstimator):
     range of the minus-subsets' squared distances), and the plus-subsets'
     squared width is ``(h + 1) / h`` of it, so that a feature of average
     spread leaves the kernel's width relative to the distances unchanged
-    (``docs/randsel.md``, sections 1 and 6). Two widths are evaluated on
-    the same partitions: 0.5 of the spread keeps an interaction (XOR) that a
-    wider kernel loses, 1.0 weighs an additive signal better, and each
-    iteration keeps the one whose strong evidence (normal scores above the
-    family-wise 5% threshold) weighs the most, the narrower when neither has
-    any; the scores are then adjusted for the choice (Sidak over the two
-    widths: valid for positively correlated scores, Slepian's inequality).
-    A pair whose product the second-order screen finds correlated with the
-    label at level ``alpha`` over all pairs is fixed on data of any width
+    (``docs/randsel.md``, sections 1 and 6). A grid of widths (``width``
+    a list) is evaluated on the same partitions; ``width_rule="select"``
+    keeps one width per iteration, the one whose strong evidence weighs the
+    most. On the study's synthetic sets the grid ``[0.5, 1.0]`` under it
+    ranks more of an additive signal's features at the top, but with
+    thousands of partitions on many samples it picks the wider width for
+    features aligned with the label by chance, so it is not the default
     (``docs/randsel.md``, section 17).
 
     **Scales.** At a width set from the spread the kernel is carried by the
@@ -681,6 +685,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_subsets": [Interval(Integral, 2, None, closed="left")],
         "screen_width": [Interval(Real, 0, None, closed="neither")],
         "screen_pairs": [Interval(Integral, 0, None, closed="left")],
+        "pair_screen_above": [Interval(Integral, 0, None, closed="left"), None],
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
         "refit_permutations": [Interval(Integral, 0, None, closed="left")],
         "balanced": ["boolean"],
@@ -698,9 +703,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         subsample="auto",
         batch_size=100,
         cull_fraction=0.25,
-        width=(0.5, 1.0),
+        width=0.5,
         width_scale="spread",
-        width_rule="select",
+        width_rule="evidence",
         cull_by="evidence",
         alpha=0.05,
         fix_after=None,
@@ -711,6 +716,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen_subsets=SCREEN_SUBSETS,
         screen_width=SCREEN_WIDTH,
         screen_pairs=SCREEN_PAIRS,
+        pair_screen_above=None,
         n_permutations="auto",
         refit_permutations=0,
         balanced=False,
@@ -737,6 +743,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_subsets = screen_subsets
         self.screen_width = screen_width
         self.screen_pairs = screen_pairs
+        self.pair_screen_above = pair_screen_above
         self.n_permutations = n_permutations
         self.refit_permutations = refit_permutations
         self.balanced = balanced
@@ -750,6 +757,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
+
+    def _pair_screen_above(self):
+        return self.screen_above if self.pair_screen_above is None else self.pair_screen_above
 
     def _width_grid(self):
         grid = np.atleast_1d(np.asarray(self.width, dtype=float)).ravel()
@@ -803,7 +813,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_pairs_ = np.empty((0, 2), dtype=int)
         self.screen_pair_scores_ = np.empty(0)
         self.screen_pair_pvalues_ = np.empty(0)
-        if self.screen_above is not None and self.screen_pairs > 0 and d > 1:
+        if self.screen_above is not None and self.screen_pairs > 0 and d > self._pair_screen_above():
             self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y, self.screen_pairs)
             protected[self.screen_pairs_.ravel()] = True
             # a pair whose product is correlated with the label at family-wise level alpha over all pairs is
