@@ -76,21 +76,23 @@ Candidates (``RandSel`` parameters; every other one at its default):
     feature noise, with sample noise, and without noise), non-linear Weston (top 10) and XOR (top 2), columns
     permuted as in (b): randSel under the two heavy-tail transforms (normal scores, ``standardize="auto"``;
     outlying values set to the median, ``standardize="auto_skip"``, the default) at width 0.5, 1.0 and 2.0
-    and with the grid [0.5, 2.0] (the evidence rule), without the pair screen (the kernel alone); FoHSIC with the thesis config's settings on the raw data; and the absolute
-    correlation with the label of the features as each transform leaves them (a linear filter: the
-    reference for additive signals).
+    and with the grid [0.5, 2.0] (the evidence rule), without the pair screen (the kernel alone); FoHSIC
+    with the thesis config's settings on the raw data; and the absolute correlation with the label of the
+    features as each transform leaves them (a linear filter: the reference for additive signals).
 (i) the width grid and the pair screen, apart and together, over ``--draws`` draws (default 20) of the sets of
     (h): relevant features in the top 10 (XOR: the pair in the top 2), for width 0.5 (the default), the grid
-    (0.5, 1.0) under ``width_rule="select"`` and under ``"evidence"``, the grid (0.5, 2.0)
-    under ``"evidence"``, each without and with the pair screen on these 200-feature sets (``screen_pairs`` 0 or
-    5, ``pair_screen_above=0``); FoHSIC and BaHSIC with the thesis config's settings; and the madelon-style set (2,600 x 500,
-    ``tests/test_randsel_wide.py``'s recipe, seeds 0-7, relevant features in the top 20) for width 0.5 and the
-    default, with and without the pair screen. Fit CPU seconds per fit beside each row.
+    (0.5, 1.0) under ``width_rule="select"`` and under ``"evidence"``, the grid (0.5, 2.0) under
+    ``"evidence"``, each without and with the pair screen on these 200-feature sets (``screen_pairs`` 0 or 5,
+    ``pair_screen_above=0``); FoHSIC and BaHSIC with the thesis config's settings; and the madelon-style set
+    (2,600 x 500, ``tests/test_randsel_wide.py``'s recipe, seeds 0-7, relevant features in the top 20) for
+    width 0.5 and the grid (0.5, 1.0) under the select rule, with and without the pair screen. Fit CPU seconds
+    per fit beside each row.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and eight of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i]
-[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) (about 15 minutes) stays under about 5 minutes on one core.
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) (about 15
+minutes) stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
 

@@ -18,6 +18,7 @@ from fscompbio.kernels import sq_distances
 from fscompbio.selection import RandSel
 from fscompbio._pairs import PairLayout
 from fscompbio.selection._randsel import balanced_subsample, expected_contributions, random_subset_masks
+from fscompbio.selection._randsel_inference import _max_of_k_scores
 
 CHEAP = dict(n_subsets=20, batch_size=10, random_state=0)
 
@@ -687,8 +688,6 @@ def test_refit_permutations_too_few_for_alpha_is_refused():
 def test_max_of_k_scores_is_increasing_and_below_the_score(z, k):
     """Sidak's adjustment is strictly increasing over the whole line (the negative scores keep their order,
     which the evidence summed over the iterations needs) and lowers every score."""
-    from fscompbio.selection._randsel_inference import _max_of_k_scores
-
     z = np.unique(np.round(np.asarray(z), 3))
     a = _max_of_k_scores(z, k)
     assert np.all(np.diff(a) > 0)
@@ -699,8 +698,6 @@ def test_max_of_k_scores_formula_and_calibration():
     """k = 1 is the identity; elsewhere isf(1 - (1 - sf(z))^k), continuous where the log-tail branch takes
     over; and the adjusted maximum of k independent normal scores is a standard normal score."""
     from scipy.stats import norm
-
-    from fscompbio.selection._randsel_inference import _max_of_k_scores
 
     z = np.linspace(-6, 9, 3001)
     assert np.array_equal(_max_of_k_scores(z, 1), z)
@@ -717,7 +714,8 @@ def _one_select_pass(X, y, seed=0):
     sel = RandSel(random_state=seed, width=[0.5, 1.0], width_rule="select")
     problem, grid = sel._setup(X, y, np.random.RandomState(seed))
     cols = np.arange(X.shape[1])
-    return passes._iteration(problem, cols, 600, 30, grid, "unbiased", np.random.RandomState(seed), "spread", "select")
+    return passes._iteration(problem, cols, 600, 30, grid, "unbiased", np.random.RandomState(seed), "spread",
+                             "select")
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -752,6 +750,4 @@ def test_select_rule_without_evidence_keeps_the_grid_s_first_width(monkeypatch):
         out, single = one_pass(grid), one_pass(grid[:1])
         assert out[2] == grid[0]
         np.testing.assert_allclose(out[0], single[0])  # the same partitions: the first width's contributions
-        from fscompbio.selection._randsel_inference import _max_of_k_scores
-
         np.testing.assert_allclose(out[4], _max_of_k_scores(single[4], 2))

@@ -140,6 +140,20 @@ def test_no_pair_screen_up_to_its_threshold_or_when_disabled():
     assert sel.screen_pairs_.shape == (0, 2)
 
 
+@pytest.mark.slow
+def test_xor_300x10000_five_seeds():
+    """XOR 300 x 10,000 (columns permuted), defaults, seeds 0-4: the pair in the top 2 in every seed."""
+    hits, times = 0, []
+    with threadpool_limits(1):
+        for seed in range(5):
+            X, y, rel = permuted_xor(seed, 10_000)
+            t = time.process_time()
+            sel = RandSel(random_state=seed, n_features_to_select=2).fit(X, y)
+            times.append(time.process_time() - t)
+            hits += set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == rel
+    assert hits == 5, (hits, times)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_pair_screen_fixes_an_established_pair_on_narrow_data(seed):
     """XOR 300 x 200 (columns permuted), ``pair_screen_above=0``: no first-order screen, but the pair screen

@@ -28,7 +28,7 @@ from .._pairs import (
     whole_pair_tensor,
 )
 from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance, task_of_target
-from ._randsel_inference import _max_of_k_scores, _estimates, _normal_scores
+from ._randsel_inference import _estimates, _max_of_k_scores, _normal_scores
 
 __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_n_subsets"]
 
