@@ -710,12 +710,12 @@ def test_max_of_k_scores_formula_and_calibration():
         assert abs(np.mean(adj <= norm.ppf(q)) - q) < 0.005
 
 
-def _one_select_pass(X, y, seed=0):
-    sel = RandSel(random_state=seed, width=[0.5, 1.0], width_rule="select")
-    problem, grid = sel._setup(X, y, np.random.RandomState(seed))
-    cols = np.arange(X.shape[1])
-    return passes._iteration(problem, cols, 600, 30, grid, "unbiased", np.random.RandomState(seed), "spread",
-                             "select")
+def _one_select_pass(X, y, seed=0, grid=(0.5, 1.0), n_subsets=600):
+    """One pass of ``width_rule="select"`` over every column; a fresh problem and generator per call, so that
+    two calls with the same seed draw the same subsamples and partitions."""
+    problem, _ = RandSel()._setup(X, y, np.random.RandomState(seed))
+    return passes._iteration(problem, np.arange(X.shape[1]), n_subsets, 30, np.asarray(grid), "unbiased",
+                             np.random.RandomState(seed), "spread", "select")
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -739,15 +739,8 @@ def test_select_rule_without_evidence_keeps_the_grid_s_first_width(monkeypatch):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 30))
     y = np.where(X[:, 0] + X[:, 1] + 2.0 * rng.normal(size=300) > 0, 1, -1)
-    cols = np.arange(30)
-
-    def one_pass(grid):  # a fresh problem and generator each time: the same subsamples and partitions
-        problem, _ = RandSel()._setup(X, y, np.random.RandomState(0))
-        return passes._iteration(problem, cols, 300, 30, np.array(grid), "unbiased", np.random.RandomState(0),
-                                 "spread", "select")
-
     for grid in ([0.5, 1.0], [1.0, 0.5]):
-        out, single = one_pass(grid), one_pass(grid[:1])
+        out, single = _one_select_pass(X, y, 0, grid, 300), _one_select_pass(X, y, 0, grid[:1], 300)
         assert out[2] == grid[0]
         np.testing.assert_allclose(out[0], single[0])  # the same partitions: the first width's contributions
         np.testing.assert_allclose(out[4], _max_of_k_scores(single[4], 2))

@@ -375,8 +375,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen. See Notes, "Wide data".
     pair_screen_above : int or None, default=None
         The pair screen runs on data wider than this many features; None: as
-        wide as ``screen_above`` (the first-order screen's threshold). 0 runs
-        it on data of any width, where it fixes an established pair (on XOR
+        wide as ``screen_above`` (the first-order screen's threshold;
+        ``screen_above=None`` turns both screens off). 0 runs it on data of any
+        width, where it fixes an established pair (on XOR
         300 x 200 the pair is then found in 20 of 20 draws, against 19 by the
         kernel alone; ``docs/randsel.md``, section 17).
     n_permutations : "auto" or int, default="auto"
