@@ -87,12 +87,19 @@ Candidates (``RandSel`` parameters; every other one at its default):
     (2,600 x 500, ``tests/test_randsel_wide.py``'s recipe, seeds 0-7, relevant features in the top 20) for
     width 0.5 and the grid (0.5, 1.0) under the select rule, with and without the pair screen. Fit CPU seconds
     per fit beside each row.
+(j) the width chosen against permuted labels (``width_rule="calibrated"``) over ``--draws`` draws (default 20)
+    of the sets of (h): relevant features in the top 10 (XOR: the pair in the top 2) for width 0.5 (the
+    default), the grid (0.5, 1.0) under the select rule and under the calibrated rule, and the grid (0.5, 2.0)
+    under the calibrated rule; FoHSIC and BaHSIC; breast cancer's ``selected_`` and a Gaussian SVM on it, the
+    madelon-style set's top 20; and one pass without culling under both rules where every contribution is
+    precise (an XOR pair among 60 features, all 400 samples in every subsample; the paper's figure 1 at the
+    thesis config's settings): the width kept and the pair's ranks; about 20 minutes.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and eight of the candidates.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i]
-[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) (about 15
-minutes) stays under about 5 minutes on one core.
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j]
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) and (j) (about
+15-20 minutes) stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
 
@@ -538,10 +545,87 @@ def bench_i(args):
                   f"{(time.process_time() - t0) / len(mad):.1f} |", flush=True)
 
 
+def bench_j(args):
+    import fscompbio.selection as S
+    from fscompbio.selection import expected_contributions
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_randsel_wide import madelon
+
+    draws = range(args.draws)
+    sets = ("linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "xor")
+    rules = {
+        "width 0.5 (default)": dict(),
+        "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select"),
+        "(0.5, 1.0), calibrated": dict(width=(0.5, 1.0), width_rule="calibrated"),
+        "(0.5, 2.0), calibrated": dict(width=(0.5, 2.0), width_rule="calibrated"),
+    }
+    print(f"\n(j) the width chosen against permuted labels, draws 0-{draws[-1]} (columns permuted): relevant "
+          "features in the top 10 (XOR: the pair in the top 2), mean (per draw); CPU s per fit (mean over the sets)")
+    data = {name: [permuted(name, s) for s in draws] for name in sets}
+    rankers = {lab: (lambda X, y, s, kw=kw: fit(kw, X, y, random_state=s).ranking_) for lab, kw in rules.items()}
+    for lab in ("FoHSIC", "BaHSIC"):
+        cls, kw = PEERS[lab]
+        rankers[f"peer: {lab}"] = lambda X, y, s, cls=cls, kw=kw: getattr(S, cls)(**kw).fit(X, y).ranking_
+    print("| ranker | " + " | ".join(sets) + " | fit s |")
+    print("| --- " * (len(sets) + 2) + "|")
+    for lab, rank in rankers.items():
+        cells, t0 = [], time.process_time()
+        for name in sets:
+            k = 2 if name == "xor" else 10
+            hits = [int(np.isin(np.argsort(rank(X, y, s), kind="stable")[:k], rel).sum())
+                    for s, (X, y, rel) in zip(draws, data[name])]
+            cells.append(f"{np.mean(hits):.2f} ({' '.join(map(str, hits))})")
+        dt = (time.process_time() - t0) / (len(sets) * len(draws))
+        print(f"| {lab} | " + " | ".join(cells) + f" | {dt:.1f} |", flush=True)
+
+    X, y = load_breast_cancer(return_X_y=True)
+    Xs = StandardScaler().fit_transform(X)
+    cv = StratifiedKFold(10, shuffle=True, random_state=0)
+    print("\nbreast cancer 569 x 30 (standardised, all samples, seed 0): selected_ / Gaussian SVM 10-fold accuracy "
+          "on it; madelon-style 2,600 x 500 (seeds 0-7): relevant features in the top 20; CPU s per fit")
+    print("| rule | breast cancer selected_ | accuracy | madelon top 20 | madelon fit s |")
+    print("| --- | --- | --- | --- | --- |")
+    mad = [madelon(s) for s in range(8)]
+    for lab in ("width 0.5 (default)", "(0.5, 1.0), select", "(0.5, 1.0), calibrated"):
+        sel = RandSel(random_state=0, **rules[lab]).fit(Xs, y).selected_
+        acc = cross_val_score(make_pipeline(StandardScaler(), SVC()), X[:, sel], y, cv=cv).mean()
+        t0 = time.process_time()
+        hits = [int(np.isin(np.argsort(RandSel(random_state=s, **rules[lab]).fit(Xm, ym).ranking_,
+                                       kind="stable")[:20], rel).sum()) for s, (Xm, ym, rel) in enumerate(mad)]
+        print(f"| {lab} | {sel.size} {sel.tolist()} | {acc:.3f} | {np.mean(hits):.2f} ({' '.join(map(str, hits))}) "
+              f"| {(time.process_time() - t0) / len(mad):.1f} |", flush=True)
+
+    print("\nOne pass without culling, grid (0.5, 1.0): an XOR pair among 60 features (400 samples, all in every "
+          "subsample, 1,200 partitions; seeds 0-2) and the paper's figure 1 (xor_d 1,000 x 200, subsample 1,000, "
+          "10,000 partitions, batches of 8, as the thesis config's figP_1): width kept, the pair's ranks, the "
+          "pair's contributions against the largest other")
+    print("| pass | rule | width | pair's ranks | pair's contributions / largest other | CPU s |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    passes_ = []
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        Xa = rng.normal(size=(400, 60))
+        passes_.append((f"XOR 400 x 60, seed {seed}", Xa, np.where(Xa[:, 0] * Xa[:, 1] > 0, 1, -1), np.array([0, 1]),
+                        dict(n_subsets=1200, subsample=400, random_state=seed)))
+    ds = make_dataset("xor_d", random_state=0)
+    passes_.append(("figure 1, xor_d", ds.X, ds.y, np.asarray(ds.relevant),
+                    dict(n_subsets=10_000 if not args.quick else 1000, subsample=1000, batch_size=8, random_state=0)))
+    for name, Xp, yp, rel, kw in passes_:
+        for rule in ("select", "calibrated"):
+            t0 = time.process_time()
+            c, se, w, _ = expected_contributions(Xp, yp, width=[0.5, 1.0], width_rule=rule, **kw)
+            ranks = np.argsort(np.argsort(-c, kind="stable"), kind="stable")[rel] + 1
+            other = np.delete(c, rel).max()
+            print(f"| {name} | {rule} | {w} | {', '.join(map(str, ranks))} | "
+                  f"{', '.join(f'{v:.5f}' for v in c[rel])} / {other:.5f} | {time.process_time() - t0:.0f} |",
+                  flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i"], default=None)
-    ap.add_argument("--draws", type=int, default=20, help="(g), (h), (i): draws of each set")
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"], default=None)
+    ap.add_argument("--draws", type=int, default=20, help="(g), (h), (i), (j): draws of each set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
@@ -564,7 +648,8 @@ def main():
                 del CANDIDATES[k]
     with threadpool_limits(1):
         for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
-                         ("f", bench_f), ("g", bench_g), ("h", bench_h), ("i", bench_i), ("d", bench_d)):
+                         ("f", bench_f), ("g", bench_g), ("h", bench_h), ("i", bench_i), ("j", bench_j),
+                         ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
 

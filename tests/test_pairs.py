@@ -109,6 +109,27 @@ def test_batched_distances_and_alignments_equal_one_kernel_at_a_time(m, d, b, se
 
 @pytest.mark.parametrize("estimator", ["biased", "unbiased"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
+def test_alignments_with_further_targets_equal_one_target_at_a_time(estimator, seed):
+    """batched_alignments_f32 with further targets (permuted labels on the same samples): the first target's
+    alignments are bit for bit those without them, and each further target's are its own alignments."""
+    rng = np.random.default_rng(seed)
+    m = 23
+    X = rng.normal(size=(m, 5))
+    y = _labels(rng, m)
+    lay = PairLayout(m)
+    target = CenteredTarget(label_kernel(y), lay)
+    others = [CenteredTarget(label_kernel(rng.permutation(y)), lay) for _ in range(3)]
+    K = np.column_stack([lay.take(gaussian_kernel(X[:, : j + 1], gamma=0.3)) for j in range(5)]).astype(np.float32)
+    a, a_others = batched_alignments_f32(K, target, estimator, others)
+    np.testing.assert_array_equal(a, batched_alignments_f32(K, target, estimator))
+    assert a_others.shape == (3, 5)
+    for o, row in zip(others, a_others):
+        np.testing.assert_allclose(row, batched_alignments_f32(K, o, estimator), rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(row, batched_alignment(K.astype(float), o, estimator), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("estimator", ["biased", "unbiased"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
 def test_alignment_gradient_equals_finite_differences(estimator, seed):
     """da/dK_p of batched_alignment(..., gradient=True) against central differences of the alignment."""
     rng = np.random.default_rng(seed)

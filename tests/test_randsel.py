@@ -710,12 +710,12 @@ def test_max_of_k_scores_formula_and_calibration():
         assert abs(np.mean(adj <= norm.ppf(q)) - q) < 0.005
 
 
-def _one_select_pass(X, y, seed=0, grid=(0.5, 1.0), n_subsets=600):
-    """One pass of ``width_rule="select"`` over every column; a fresh problem and generator per call, so that
-    two calls with the same seed draw the same subsamples and partitions."""
-    problem, _ = RandSel()._setup(X, y, np.random.RandomState(seed))
+def _one_select_pass(X, y, seed=0, grid=(0.5, 1.0), n_subsets=600, rule="select", **params):
+    """One pass of ``width_rule="select"`` (or ``rule``) over every column; a fresh problem and generator per
+    call, so that two calls with the same seed draw the same subsamples and partitions."""
+    problem, _ = RandSel(**params)._setup(X, y, np.random.RandomState(seed))
     return passes._iteration(problem, np.arange(X.shape[1]), n_subsets, 30, np.asarray(grid), "unbiased",
-                             np.random.RandomState(seed), "spread", "select")
+                             np.random.RandomState(seed), "spread", rule)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -730,6 +730,33 @@ def test_select_rule_keeps_the_narrow_width_for_an_interaction_and_the_wide_for_
     y = np.where(X[:, 0] + X[:, 1] + 2.0 * rng.normal(size=300) > 0, 1, -1)
     c, se, width, _, z = _one_select_pass(X, y, seed)
     assert width == 1.0 and set(np.argsort(-z)[:2].tolist()) == {0, 1}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_calibrated_rule_keeps_the_narrow_width_where_chance_alignment_fools_the_select_rule(seed):
+    """An XOR pair among 60 features, 1,200 partitions on all 400 samples: every feature's contribution is
+    precise, and at the wider width 1.0 features aligned with the label by chance score as high as the pair,
+    so the select rule keeps 1.0 (and loses the pair on two of the three seeds). Against the same partitions
+    with permuted labels, where chance alignment is all there is, width 1.0 has no feature above the null's
+    best: the calibrated rule keeps 0.5, and the pair contributes most."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(400, 60))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    select = _one_select_pass(X, y, seed, n_subsets=1200, subsample=400)
+    c, se, width, _, z = _one_select_pass(X, y, seed, n_subsets=1200, rule="calibrated", subsample=400)
+    assert select[2] == 1.0
+    assert width == 0.5 and set(np.argsort(-c)[:2].tolist()) == {0, 1}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_calibrated_rule_finds_an_additive_signal(seed):
+    """The additive signal of the select rule's test (two features' sum plus noise, 30 features): under the
+    calibrated rule the two features score highest, at whichever width of the grid it keeps."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(300, 30))
+    y = np.where(X[:, 0] + X[:, 1] + 2.0 * rng.normal(size=300) > 0, 1, -1)
+    c, se, width, _, z = _one_select_pass(X, y, seed, rule="calibrated")
+    assert width in (0.5, 1.0) and set(np.argsort(-z)[:2].tolist()) == {0, 1}
 
 
 def test_select_rule_without_evidence_keeps_the_grid_s_first_width(monkeypatch):

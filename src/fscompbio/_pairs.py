@@ -562,7 +562,7 @@ def batched_alignment(Kp, target, estimator="biased", *, gradient=False):
     return a, grad
 
 
-def batched_alignments_f32(K, target, estimator="unbiased"):
+def batched_alignments_f32(K, target, estimator="unbiased", others=()):
     """Centred (``"biased"``) or HSIC1 (``"unbiased"``) alignments of a float32 stack of kernels.
 
     The same quantities as :func:`batched_alignment`, with the three sums over pairs (a dot
@@ -578,22 +578,37 @@ def batched_alignments_f32(K, target, estimator="unbiased"):
         Upper-triangle entries of ``B`` symmetric kernels with unit diagonal.
     target : CenteredTarget
     estimator : {"biased", "unbiased"}
+    others : sequence of CenteredTarget, optional
+        Further targets on the same samples (e.g. permuted labels). Their
+        alignments with the same kernels share the kernels' sums (one matrix
+        product with all their weights) and are returned as a second array
+        of shape ``(len(others), B)``; ``target``'s are computed as without them.
     """
     lay = target.layout
     m = lay.m
     k1 = np.asarray(lay.incidence32 @ K, dtype=np.float64)  # (m, B) row sums without the diagonal
     ssq = np.einsum("pb,pb->b", K, K).astype(np.float64)
     if estimator == "biased":
+        kc = np.sqrt(_centred_sq_norm(m, ssq, k1)[0])
         num = target.lc_trace + 2.0 * (K.T @ target.lc_pairs32).astype(np.float64)
-        denom = np.sqrt(_centred_sq_norm(m, ssq, k1)[0]) * target.lc_norm
-    else:
-        num = 2.0 * (K.T @ target.w1_pairs32).astype(np.float64)
-        s_k = k1.sum(axis=0)
-        # the rounding of this path's own (``/ ((m-1)(m-2))``, one square root of the product) is kept: its
-        # alignments, and so randSel's exact iterations, stay bit for bit what they were
-        kk = 2.0 * ssq + s_k**2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1)
-        denom = np.sqrt(np.maximum(kk, 0.0) * max(target.ll1, 0.0))
-    return _safe_ratio(num, denom)
+        a = _safe_ratio(num, kc * target.lc_norm)
+        if not others:
+            return a
+        Wo = np.column_stack([o.lc_pairs32 for o in others])
+        num_o = np.array([o.lc_trace for o in others])[:, None] + 2.0 * (K.T @ Wo).T.astype(np.float64)
+        return a, _safe_ratio(num_o, kc[None, :] * np.array([o.lc_norm for o in others])[:, None])
+    num = 2.0 * (K.T @ target.w1_pairs32).astype(np.float64)
+    s_k = k1.sum(axis=0)
+    # the rounding of this path's own (``/ ((m-1)(m-2))``, one square root of the product) is kept: its
+    # alignments, and so randSel's exact iterations, stay bit for bit what they were
+    kk = np.maximum(2.0 * ssq + s_k**2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * np.einsum("ab,ab->b", k1, k1), 0.0)
+    a = _safe_ratio(num, np.sqrt(kk * max(target.ll1, 0.0)))
+    if not others:
+        return a
+    Wo = np.column_stack([o.w1_pairs32 for o in others])
+    num_o = 2.0 * (K.T @ Wo).T.astype(np.float64)
+    ll1_o = np.maximum(np.array([o.ll1 for o in others]), 0.0)
+    return a, _safe_ratio(num_o, np.sqrt(kk[None, :] * ll1_o[:, None]))
 
 
 def pairs_to_square(kp, m):

@@ -320,16 +320,22 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``"subset_spread"``: every subset at its own scale (the median or the
         interquartile range of its own squared distances on 2,000 pairs of
         the subsample).
-    width_rule : {"evidence", "select", "alignment"}, default="evidence"
+    width_rule : {"evidence", "select", "calibrated", "alignment"}, default="evidence"
         With a grid of widths: ``"evidence"`` evaluates every width on every
         batch and gives each feature its largest normal score over the grid;
         ``"select"`` evaluates every width on every batch and keeps, per
         iteration, the width whose normal scores above the family-wise 5%
         threshold over the iteration's features (Bonferroni) sum to the most,
-        the grid's first width when none passes it; ``"alignment"`` keeps, per
+        the grid's first width when none passes it; ``"calibrated"`` also
+        evaluates every width on the same partitions with fixed permutations
+        of the labels (enough for 500 null contributions per width, at most
+        20) and keeps, per iteration, the width at which the most features'
+        contributions exceed every contribution of the permuted labels, the
+        grid's first width on a tie; ``"alignment"`` keeps, per
         iteration, the width of largest mean alignment over its first 4
-        batches (the thesis' rule). Under ``"evidence"`` and ``"select"`` the
-        scores are adjusted for the choice among the grid's widths (Sidak).
+        batches (the thesis' rule). Under ``"evidence"``, ``"select"`` and
+        ``"calibrated"`` the scores are adjusted for the choice among the
+        grid's widths (Sidak).
         Unused with a single width. See Notes, "Width".
     cull_by : {"evidence", "contribution"}, default="evidence"
         ``"contribution"``: cull by this iteration's contributions (the
@@ -549,8 +555,12 @@ class RandSel(SelectorMixin, BaseEstimator):
     most. On the study's synthetic sets the grid ``[0.5, 1.0]`` under it
     ranks more of an additive signal's features at the top, but with
     thousands of partitions on many samples it picks the wider width for
-    features aligned with the label by chance, so it is not the default
-    (``docs/randsel.md``, section 17).
+    features aligned with the label by chance (``docs/randsel.md``, section
+    17). ``width_rule="calibrated"`` measures each width against the same
+    partitions with permuted labels, where chance alignment is all there is,
+    and keeps the width at which the most features beat every permuted
+    contribution (section 18); it costs about twice the select rule, and is
+    not yet the default.
 
     **Scales.** At a width set from the spread the kernel is carried by the
     bulk of the pairs, so each feature's scale must be its bulk's: unit
@@ -675,7 +685,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "cull_fraction": [Interval(RealNotInt, 0, 1, closed="neither")],
         "width": [Interval(Real, 0, None, closed="neither"), "array-like"],
         "width_scale": [StrOptions({"subset_size", "minus", "spread", "subset_median", "subset_spread"})],
-        "width_rule": [StrOptions({"select", "evidence", "alignment"})],
+        "width_rule": [StrOptions({"select", "calibrated", "evidence", "alignment"})],
         "cull_by": [StrOptions({"evidence", "contribution"})],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "fix_after": [Interval(Integral, 1, None, closed="left"), None],

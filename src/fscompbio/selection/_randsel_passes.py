@@ -35,6 +35,11 @@ __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_
 #: ``width_rule="select"``: a width's evidence is its features' normal scores above the family-wise
 #: threshold at this level over the iteration's features, summed
 SELECT_LEVEL = 0.05
+#: ``width_rule="calibrated"``: fixed permutations of the labels (null data sets: the same features, no
+#: signal) evaluated on the same subsamples and partitions, enough for NULL_VALUES null contributions per
+#: width (``ceil(NULL_VALUES / n)`` for ``n`` features) and at most NULL_MAX_PERMUTATIONS
+NULL_VALUES = 500
+NULL_MAX_PERMUTATIONS = 20
 
 #: memory budget (bytes) of one batch: the squared distances and kernels of its subsets
 BATCH_BUDGET = 96 * 2**20
@@ -231,11 +236,15 @@ def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
     return D2
 
 
-def _kernel_alignments(D2, gamma, target, estimator, ws=None):
-    """Alignments of the Gaussian kernels ``exp(-gamma D2)`` of every column of ``D2`` (float32)."""
+def _kernel_alignments(D2, gamma, target, estimator, ws=None, others=()):
+    """Alignments of the Gaussian kernels ``exp(-gamma D2)`` of every column of ``D2`` (float32).
+
+    With ``others`` (further targets on the same subsample), also their alignments with the same
+    kernels, as a second array of shape ``(len(others), D2.shape[1])``.
+    """
     K = np.multiply(D2, np.float32(-gamma), out=(ws or Workspace()).get("K", D2.shape))
     np.exp(K, out=K)  # float32 exp: several times the float64 throughput, ample for alignments
-    return batched_alignments_f32(K, target, estimator)
+    return batched_alignments_f32(K, target, estimator, others)
 
 
 def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, width_scale="minus",
@@ -266,8 +275,13 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     ``"select"`` evaluates every width on every batch and keeps the width whose
     normal scores above the family-wise threshold (:data:`SELECT_LEVEL`,
     Bonferroni over the ``n`` columns) sum to the most, the grid's first on a
-    tie. Under both the scores are adjusted for the choice among the grid's
-    widths (:func:`_max_of_k_scores`).
+    tie; ``"calibrated"`` evaluates every width on every batch, and on the
+    same subsamples and partitions with fixed permutations of the labels
+    (null data sets, :data:`NULL_VALUES`), and keeps the width at which the
+    most features' contributions exceed the largest contribution of the null
+    data sets at that width, the grid's first on a tie. Under the last three
+    the scores are adjusted for the choice among the grid's widths
+    (:func:`_max_of_k_scores`).
 
     Returns
     -------
@@ -281,7 +295,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     mean_alignment : float
     z : ndarray of shape (n,)
         ``c / se`` as normal scores (:func:`_normal_scores`; adjusted for the
-        grid under ``"evidence"`` and ``"select"``).
+        grid under ``"evidence"``, ``"select"`` and ``"calibrated"``).
     """
     Xs = problem.X[:, cols]
     n = cols.size
@@ -291,9 +305,15 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     n_batches = _n_batches(n_subsets, batch_size)
     sizes = np.diff(np.round(np.linspace(0, n_subsets, n_batches + 1)).astype(int))
     grid = np.atleast_1d(np.asarray(width, dtype=float))
-    every = width_rule in ("evidence", "select") and grid.size > 1
+    every = width_rule in ("evidence", "select", "calibrated") and grid.size > 1
     n_pilot = min(n_batches, PILOT_BATCHES) if grid.size > 1 and not every else 0
     W = grid.size if every else 1
+    n_null = 0
+    if width_rule == "calibrated" and every:
+        n_null = min(NULL_MAX_PERMUTATIONS, -(-NULL_VALUES // max(n, 1)))
+    # the null: fixed permutations of all the labels (one null data set each: the same features, no signal)
+    perms = [rng.permutation(problem.y.shape[0]) for _ in range(n_null)]
+    null_sums = np.zeros((n_null, W, n_batches, n))
     sums = np.zeros((W, n_batches, n))  # per batch and feature: sum of a(S+) - a(S) over its usable partitions
     counts = np.zeros((n_batches, n))
     align_sum, align_n = np.zeros(W), 0
@@ -306,6 +326,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         rows = problem.draw()
         Xr = Xs[rows]
         layout, target = problem.target(rows)
+        null_targets = [CenteredTarget(label_kernel(problem.y[p[rows]], kind=problem.kind), layout) for p in perms]
         Mm = random_subset_masks(rng, n, h, B)
         extra = None
         if n % 2 == 0 and h > 0:  # n even: the plus-subset is the complement plus one member k of S
@@ -314,6 +335,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         widths_here = list(range(grid.size)) if (chosen is None or every) else [chosen]
         a_m = {g: np.empty(B) for g in widths_here}
         a_p = {g: np.empty(B) for g in widths_here}
+        null_d = np.empty((n_null, W, B))  # the null's a(S+) - a(S)
         # memory: cap the partitions evaluated at once (a subsample of 2,000 has 2e6 pairs)
         step = max(1, int(BATCH_BUDGET // (layout.n_pairs * 4 * 6)))
         own = width_scale in OWN_SCALES
@@ -335,12 +357,17 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
             elif own:
                 D2 /= _own_scales(D2[ref_rows], width_scale)
             for g in widths_here:
-                a = _kernel_alignments(D2, gammas[g], target, estimator, ws)
+                a = _kernel_alignments(D2, gammas[g], target, estimator, ws, null_targets)
+                if null_targets:
+                    a, a0 = a
+                    null_d[:, g, sl] = a0[:, k:] - a0[:, :k]
                 a_m[g][sl] = a[:k]
                 a_p[g][sl] = a[k:]
         if every:
             for g in widths_here:
                 sums[g, b] = usable @ (a_p[g] - a_m[g])
+                for q in range(n_null):
+                    null_sums[q, g, b] = usable @ null_d[q, g]
                 align_sum[g] += a_m[g].sum() + a_p[g].sum()
             counts[b] = usable.sum(axis=1)
             align_n += 2 * B
@@ -364,9 +391,13 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         return c, se, float(grid[chosen]), align_sum[0] / max(align_n, 1), _normal_scores(c, se, n_batches)
     est = [_estimates(sums[g], counts) for g in range(W)]
     Z = np.array([_normal_scores(c, se, n_batches) for c, se in est])  # (W, n)
-    if width_rule == "select":
+    if width_rule in ("select", "calibrated"):
         t = norm.isf(SELECT_LEVEL / max(n, 1))
-        mass = np.maximum(Z - t, 0.0).sum(axis=1)
+        if n_null:  # each width: the features whose contribution exceeds every one of the null data sets
+            top0 = [max(_estimates(null_sums[q, g], counts)[0].max() for q in range(n_null)) for g in range(W)]
+            mass = np.array([float((est[g][0] > top0[g]).sum()) for g in range(W)])
+        else:
+            mass = np.maximum(Z - t, 0.0).sum(axis=1)
         g = int(np.argmax(mass))  # ties (no evidence at any width): the grid's first width
         return est[g][0], est[g][1], float(grid[g]), align_sum[g] / max(align_n, 1), _max_of_k_scores(Z[g], W)
     best = np.argmax(Z, axis=0)
