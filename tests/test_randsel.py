@@ -748,6 +748,17 @@ def test_calibrated_rule_keeps_the_narrow_width_where_chance_alignment_fools_the
     assert width == 0.5 and set(np.argsort(-c)[:2].tolist()) == {0, 1}
 
 
+def test_grid_rules_with_a_single_width_are_the_single_width_fit():
+    """With one width there is nothing to choose: the select and calibrated rules draw no permutation and
+    give the fit of the evidence rule (the default) bit for bit."""
+    ds = make_dataset("xor", random_state=3, n_features=20)
+    ref = RandSel(random_state=0, width=0.7).fit(ds.X, ds.y)
+    for rule in ("select", "calibrated"):
+        est = RandSel(random_state=0, width=[0.7], width_rule=rule).fit(ds.X, ds.y)
+        np.testing.assert_array_equal(est.ranking_, ref.ranking_)
+        np.testing.assert_array_equal(est.scores_, ref.scores_)
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_calibrated_rule_finds_an_additive_signal(seed):
     """The additive signal of the select rule's test (two features' sum plus noise, 30 features): under the
