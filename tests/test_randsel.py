@@ -760,6 +760,19 @@ def test_grid_rules_with_a_single_width_are_the_single_width_fit():
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
+def test_calibrated_rule_on_a_rare_class_and_small_balanced_subsamples(seed):
+    """6 cases among 60 samples, balanced subsamples of 12: the real labels' subsample holds both classes, the
+    permuted labels on the same rows often only the common one (a constant label, no alignment). The fit
+    runs, and the feature that shifts the cases ranks first."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(60, 12))
+    y = np.r_[np.ones(6, dtype=int), np.zeros(54, dtype=int)]
+    X[:6, 3] += 3.0
+    est = RandSel(random_state=seed, width=[0.5, 1.0], width_rule="calibrated", balanced=True, subsample=12)
+    assert est.fit(X, y).ranking_[3] == 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
 def test_calibrated_rule_finds_an_additive_signal(seed):
     """The additive signal of the select rule's test (two features' sum plus noise, 30 features): under the
     calibrated rule the two features score highest, at whichever width of the grid it keeps."""

@@ -247,6 +247,19 @@ def _kernel_alignments(D2, gamma, target, estimator, ws=None, others=()):
     return batched_alignments_f32(K, target, estimator, others)
 
 
+def _null_target(problem, rows, layout):
+    """The target of permuted labels on a subsample (``rows``: the subsample's rows under the permutation).
+
+    ``None`` when they hold a single class: a constant label carries no alignment, so that null data set's
+    contributions on the batch are 0 (the real labels' subsample always holds two classes; permuted ones
+    can miss a rare class on a small subsample).
+    """
+    labels = problem.y[rows]
+    if problem.classification and (labels == labels[0]).all():
+        return None
+    return CenteredTarget(label_kernel(labels, kind=problem.kind), layout)
+
+
 def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, width_scale="minus",
                width_rule="alignment"):
     """One pass over the columns ``cols``: contributions, standard errors, width, mean alignment, scores.
@@ -326,7 +339,8 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         rows = problem.draw()
         Xr = Xs[rows]
         layout, target = problem.target(rows)
-        null_targets = [CenteredTarget(label_kernel(problem.y[p[rows]], kind=problem.kind), layout) for p in perms]
+        null_targets = [_null_target(problem, p[rows], layout) for p in perms]
+        live = [q for q, t in enumerate(null_targets) if t is not None]
         Mm = random_subset_masks(rng, n, h, B)
         extra = None
         if n % 2 == 0 and h > 0:  # n even: the plus-subset is the complement plus one member k of S
@@ -335,7 +349,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         widths_here = list(range(grid.size)) if (chosen is None or every) else [chosen]
         a_m = {g: np.empty(B) for g in widths_here}
         a_p = {g: np.empty(B) for g in widths_here}
-        null_d = np.empty((n_null, W, B))  # the null's a(S+) - a(S)
+        null_d = np.zeros((n_null, W, B))  # the null's a(S+) - a(S) (0 where its labels hold one class)
         # memory: cap the partitions evaluated at once (a subsample of 2,000 has 2e6 pairs)
         step = max(1, int(BATCH_BUDGET // (layout.n_pairs * 4 * 6)))
         own = width_scale in OWN_SCALES
@@ -357,10 +371,10 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
             elif own:
                 D2 /= _own_scales(D2[ref_rows], width_scale)
             for g in widths_here:
-                a = _kernel_alignments(D2, gammas[g], target, estimator, ws, null_targets)
-                if null_targets:
+                a = _kernel_alignments(D2, gammas[g], target, estimator, ws, [null_targets[q] for q in live])
+                if live:
                     a, a0 = a
-                    null_d[:, g, sl] = a0[:, k:] - a0[:, :k]
+                    null_d[live, g, sl] = a0[:, k:] - a0[:, :k]
                 a_m[g][sl] = a[:k]
                 a_p[g][sl] = a[k:]
         if every:
