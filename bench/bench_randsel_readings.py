@@ -490,9 +490,33 @@ def bench_h(args):
               + " |", flush=True)
 
 
-def bench_i(args):
+def _peer_rankers():
+    """FoHSIC and BaHSIC with the thesis config's settings, as rankers ``(X, y, seed) -> ranking_``."""
     import fscompbio.selection as S
 
+    def ranker(cls, kw):
+        return lambda X, y, s: getattr(S, cls)(**kw).fit(X, y).ranking_
+
+    return {f"peer: {lab}": ranker(*PEERS[lab]) for lab in ("FoHSIC", "BaHSIC")}
+
+
+def _print_ranker_table(rankers, sets, draws, data):
+    """One row per ranker: relevant features in the top 10 (XOR: the pair in the top 2) per set, mean (per
+    draw), and CPU s per fit."""
+    print("| ranker | " + " | ".join(sets) + " | fit s |")
+    print("| --- " * (len(sets) + 2) + "|")
+    for lab, rank in rankers.items():
+        cells, t0 = [], time.process_time()
+        for name in sets:
+            k = 2 if name == "xor" else 10
+            hits = [int(np.isin(np.argsort(rank(X, y, s), kind="stable")[:k], rel).sum())
+                    for s, (X, y, rel) in zip(draws, data[name])]
+            cells.append(f"{np.mean(hits):.2f} ({' '.join(map(str, hits))})")
+        dt = (time.process_time() - t0) / (len(sets) * len(draws))
+        print(f"| {lab} | " + " | ".join(cells) + f" | {dt:.1f} |", flush=True)
+
+
+def bench_i(args):
     sys.path.insert(0, str(ROOT / "tests"))
     from test_randsel_wide import madelon
 
@@ -515,20 +539,8 @@ def bench_i(args):
                 tag += " (default)"
             rankers[tag] = lambda X, y, s, kw=kw, pairs=pairs: fit(dict(kw, screen_pairs=pairs, pair_screen_above=0),
                                                                     X, y, random_state=s).ranking_
-    for lab in ("FoHSIC", "BaHSIC"):
-        cls, kw = PEERS[lab]
-        rankers[f"peer: {lab}"] = lambda X, y, s, cls=cls, kw=kw: getattr(S, cls)(**kw).fit(X, y).ranking_
-    print("| ranker | " + " | ".join(sets) + " | fit s |")
-    print("| --- " * (len(sets) + 2) + "|")
-    for lab, rank in rankers.items():
-        cells, t0 = [], time.process_time()
-        for name in sets:
-            k = 2 if name == "xor" else 10
-            hits = [int(np.isin(np.argsort(rank(X, y, s), kind="stable")[:k], rel).sum())
-                    for s, (X, y, rel) in zip(draws, data[name])]
-            cells.append(f"{np.mean(hits):.2f} ({' '.join(map(str, hits))})")
-        dt = (time.process_time() - t0) / (len(sets) * len(draws))
-        print(f"| {lab} | " + " | ".join(cells) + f" | {dt:.1f} |", flush=True)
+    rankers.update(_peer_rankers())
+    _print_ranker_table(rankers, sets, draws, data)
     print("\nmadelon-style 2,600 x 500, seeds 0-7: relevant features in the top 20, mean (per seed); CPU s per fit")
     print("| ranker | top 20 | fit s |")
     print("| --- | --- | --- |")
@@ -546,7 +558,6 @@ def bench_i(args):
 
 
 def bench_j(args):
-    import fscompbio.selection as S
     from fscompbio.selection import expected_contributions
 
     sys.path.insert(0, str(ROOT / "tests"))
@@ -564,20 +575,8 @@ def bench_j(args):
           "features in the top 10 (XOR: the pair in the top 2), mean (per draw); CPU s per fit (mean over the sets)")
     data = {name: [permuted(name, s) for s in draws] for name in sets}
     rankers = {lab: (lambda X, y, s, kw=kw: fit(kw, X, y, random_state=s).ranking_) for lab, kw in rules.items()}
-    for lab in ("FoHSIC", "BaHSIC"):
-        cls, kw = PEERS[lab]
-        rankers[f"peer: {lab}"] = lambda X, y, s, cls=cls, kw=kw: getattr(S, cls)(**kw).fit(X, y).ranking_
-    print("| ranker | " + " | ".join(sets) + " | fit s |")
-    print("| --- " * (len(sets) + 2) + "|")
-    for lab, rank in rankers.items():
-        cells, t0 = [], time.process_time()
-        for name in sets:
-            k = 2 if name == "xor" else 10
-            hits = [int(np.isin(np.argsort(rank(X, y, s), kind="stable")[:k], rel).sum())
-                    for s, (X, y, rel) in zip(draws, data[name])]
-            cells.append(f"{np.mean(hits):.2f} ({' '.join(map(str, hits))})")
-        dt = (time.process_time() - t0) / (len(sets) * len(draws))
-        print(f"| {lab} | " + " | ".join(cells) + f" | {dt:.1f} |", flush=True)
+    rankers.update(_peer_rankers())
+    _print_ranker_table(rankers, sets, draws, data)
 
     X, y = load_breast_cancer(return_X_y=True)
     Xs = StandardScaler().fit_transform(X)
