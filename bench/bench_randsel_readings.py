@@ -94,10 +94,14 @@ Candidates (``RandSel`` parameters; every other one at its default):
     madelon-style set's top 20; and one pass without culling under both rules where every contribution is
     precise (an XOR pair among 60 features, all 400 samples in every subsample; the paper's figure 1 at the
     thesis config's settings): the width kept and the pair's ranks; about 20 minutes.
+(k) what the calibrated rule costs on the micro-arrays (prostate_ge, allaml, colon; 5-fold split 0, as
+    ``bench_randsel_wide.py``): a Gaussian SVM's accuracy on the top 50 and the CPU s per fit of width 0.5 (the
+    default) and of the grid (0.5, 1.0) under the calibrated rule, MultiSURF's time on the same training parts,
+    the ratios, and in how many folds the two rules' top 50 are the same features; about 3 minutes.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and eight of the candidates.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j]
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) and (j) (about
 15-20 minutes) stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
@@ -621,9 +625,51 @@ def bench_j(args):
                   flush=True)
 
 
+def bench_k(args):
+    from skrebate import MultiSURF
+
+    rules = {"width 0.5 (default)": dict(), "(0.5, 1.0), calibrated": dict(width=(0.5, 1.0), width_rule="calibrated")}
+    print("\n(k) the micro-arrays, 5-fold split 0: a Gaussian SVM's accuracy on the top 50 and CPU s per fit (means "
+          "over the folds), the calibrated rule's time over the default's and each over MultiSURF's on the same "
+          "training parts; in how many folds the two rules' top 50 are the same features")
+    print("| data set | MultiSURF s | width 0.5: accuracy / s | calibrated: accuracy / s | calibrated / width 0.5 "
+          "| width 0.5 / MultiSURF | calibrated / MultiSURF | same top 50 |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name in ["prostate_ge", "allaml", "colon"]:
+        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
+        if path is None:
+            continue
+        ds = load_csv_dataset(path)
+        X, y = ds.X, ds.y
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+        secs = {lab: [] for lab in ["MultiSURF", *rules]}
+        accs = {lab: [] for lab in rules}
+        same = 0
+        for tr, te in folds:
+            t0 = time.process_time()
+            MultiSURF(n_jobs=1).fit(X[tr], y[tr])
+            secs["MultiSURF"].append(time.process_time() - t0)
+            tops = []
+            for lab, kw in rules.items():
+                t0 = time.process_time()
+                est = fit(kw, X[tr], y[tr], random_state=0, n_features_to_select=50)
+                secs[lab].append(time.process_time() - t0)
+                cols = top(est, 50)
+                tops.append(set(cols.tolist()))
+                svm = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
+                accs[lab].append(svm.score(X[te][:, cols], y[te]))
+            same += tops[0] == tops[1]
+        m = {lab: float(np.mean(v)) for lab, v in secs.items()}
+        a, b = m["width 0.5 (default)"], m["(0.5, 1.0), calibrated"]
+        acc = {lab: float(np.mean(v)) for lab, v in accs.items()}
+        print(f"| {name} {X.shape[0]}x{X.shape[1]} | {m['MultiSURF']:.2f} | {acc['width 0.5 (default)']:.3f} / "
+              f"{a:.2f} | {acc['(0.5, 1.0), calibrated']:.3f} / {b:.2f} | {b / a:.2f} | {a / m['MultiSURF']:.3f} | "
+              f"{b / m['MultiSURF']:.3f} | {same}/{len(folds)} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"], default=None)
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"], default=None)
     ap.add_argument("--draws", type=int, default=20, help="(g), (h), (i), (j): draws of each set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
@@ -647,7 +693,7 @@ def main():
                 del CANDIDATES[k]
     with threadpool_limits(1):
         for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
-                         ("f", bench_f), ("g", bench_g), ("h", bench_h), ("i", bench_i), ("j", bench_j),
+                         ("f", bench_f), ("g", bench_g), ("h", bench_h), ("i", bench_i), ("j", bench_j), ("k", bench_k),
                          ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
