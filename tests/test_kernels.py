@@ -16,6 +16,7 @@ from fscompbio.kernels import (
     gaussian_kernel,
     hsic,
     label_kernel,
+    label_kernels,
     median_distance,
     sigma_to_gamma,
     sq_distances,
@@ -212,3 +213,26 @@ def test_label_kernels():
         label_kernel(yc, kind="linear")
     with pytest.raises(ValueError, match="kind must be"):
         label_kernel(y, kind="cosine")
+
+
+@pytest.mark.parametrize("kind", ["linear", "balanced", "onehot", "gaussian"])
+@given(seed=st.integers(0, 2**32 - 1), q=st.integers(1, 6), m=st.integers(4, 30))
+@settings(max_examples=25, deadline=None)
+def test_stacked_label_kernels_are_each_rows_label_kernel(kind, seed, q, m):
+    """label_kernels on the rows of Y is label_kernel on each row, bit for bit (labels of any values)."""
+    rng = np.random.default_rng(seed)
+    if kind == "gaussian":
+        Y = rng.normal(size=(q, m))
+    else:
+        values = np.array(["b", "a"]) if kind != "onehot" else np.array([5, -2, 9])
+        Y = values[rng.integers(0, values.size, size=(q, m))]
+        Y[:, : values.size] = values  # every class in every row
+    np.testing.assert_array_equal(label_kernels(Y, kind=kind), np.stack([label_kernel(r, kind=kind) for r in Y]))
+
+
+def test_stacked_label_kernels_refuse_a_single_class_row():
+    Y = np.array([[0, 1, 1, 0], [1, 1, 1, 1]])
+    with pytest.raises(ValueError, match="row 1 has 1 classes"):
+        label_kernels(Y, kind="linear")
+    with pytest.raises(ValueError, match="2-D"):
+        label_kernels(Y[0], kind="linear")

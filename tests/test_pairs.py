@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from fscompbio._pairs import (
     CenteredTarget,
+    CenteredTargets,
     PairLayout,
     Workspace,
     batched_alignment,
@@ -33,6 +34,7 @@ from fscompbio.kernels import (
     gaussian_kernel,
     hsic,
     label_kernel,
+    label_kernels,
     median_distance,
     median_sq_distance,
     sigma_to_gamma,
@@ -126,6 +128,33 @@ def test_alignments_with_further_targets_equal_one_target_at_a_time(estimator, s
     for o, row in zip(others, a_others):
         np.testing.assert_allclose(row, batched_alignments_f32(K, o, estimator), rtol=1e-5, atol=1e-7)
         np.testing.assert_allclose(row, batched_alignment(K.astype(float), o, estimator), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["linear", "balanced", "onehot", "gaussian"])
+@pytest.mark.parametrize("m", [3, 4, 23, 90])
+def test_a_stack_of_targets_is_its_targets_one_at_a_time(kind, m):
+    """CenteredTargets holds, bit for bit, what CenteredTarget computes for each of its label kernels, and
+    batched_alignments_f32 gives the same alignments with the stack as with the list of targets."""
+    rng = np.random.default_rng(m)
+    if kind == "gaussian":
+        Y = rng.normal(size=(4, m))
+    else:
+        Y = rng.integers(0, 3 if kind == "onehot" else 2, size=(4, m))
+        Y[:, :2] = [0, 1]
+    lay = PairLayout(m)
+    Ls = label_kernels(Y, kind=kind)
+    stack, ones = CenteredTargets(Ls, lay), [CenteredTarget(L, lay) for L in Ls]
+    for part in ("lc_pairs32", "w1_pairs32"):
+        np.testing.assert_array_equal(getattr(stack, part), np.column_stack([getattr(t, part) for t in ones]))
+    for part in ("lc_trace", "lc_norm", "ll1"):
+        np.testing.assert_array_equal(getattr(stack, part), [getattr(t, part) for t in ones])
+    X = rng.normal(size=(m, 3))
+    K = np.column_stack([lay.take(gaussian_kernel(X[:, : j + 1], gamma=0.3)) for j in range(3)]).astype(np.float32)
+    for estimator in ("biased", "unbiased"):
+        a, from_stack = batched_alignments_f32(K, ones[0], estimator, stack)
+        np.testing.assert_array_equal(from_stack, batched_alignments_f32(K, ones[0], estimator, ones)[1])
+    with pytest.raises(ValueError, match="shape"):
+        CenteredTargets(Ls[0], lay)
 
 
 @pytest.mark.parametrize("estimator", ["biased", "unbiased"])

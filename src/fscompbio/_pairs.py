@@ -53,6 +53,7 @@ __all__ = [
     "hsic_pair_weights",
     "batched_hsic",
     "CenteredTarget",
+    "CenteredTargets",
     "batched_alignment",
     "batched_alignments_f32",
     "pairs_to_square",
@@ -474,6 +475,67 @@ class CenteredTarget:
         return np.ascontiguousarray(self.w1_pairs, dtype=np.float32)
 
 
+class CenteredTargets:
+    """A stack of ``Q`` label kernels on the same samples (e.g. permuted labels), with what
+    :func:`batched_alignments_f32` needs of each as arrays over the stack, each part computed once, when
+    first used: the parts of :class:`CenteredTarget`, ``lc_pairs32`` and ``w1_pairs32`` of shape ``(P, Q)``,
+    ``lc_trace``, ``lc_norm`` and ``ll1`` of shape ``(Q,)``. Built in a few array operations rather than one
+    target at a time: on a small subsample the set-up of a target costs more than its alignments.
+    """
+
+    def __init__(self, Ls, layout):
+        self.L = np.asarray(Ls, dtype=float)
+        if self.L.ndim != 3 or self.L.shape[1:] != (layout.m, layout.m):
+            raise ValueError(f"Ls must have shape (Q, {layout.m}, {layout.m}); got {self.L.shape}")
+        self.layout = layout
+
+    def __len__(self):
+        return self.L.shape[0]
+
+    @cached_property
+    def _biased(self):
+        Lc = center(self.L)
+        lay = self.layout
+        pairs = np.ascontiguousarray(Lc[:, lay.ia, lay.ib].T, dtype=np.float32)
+        # the full reductions one target at a time: the same sums as CenteredTarget's, bit for bit
+        return pairs, np.trace(Lc, axis1=1, axis2=2), np.sqrt([np.einsum("ij,ij->", A, A) for A in Lc])
+
+    lc_pairs32 = property(lambda self: self._biased[0])
+    lc_trace = property(lambda self: self._biased[1])
+    lc_norm = property(lambda self: self._biased[2])
+
+    @cached_property
+    def _unbiased(self):
+        lay, Q = self.layout, len(self)
+        m = lay.m
+        if m < 4:  # the unbiased form (HSIC1) needs m >= 4
+            return np.zeros((lay.n_pairs, Q), dtype=np.float32), np.zeros(Q)
+        Lt = self.L.copy()
+        Lt[:, np.arange(m), np.arange(m)] = 0.0
+        l1 = Lt.sum(axis=1)  # (Q, m): row sums without the diagonal (L is symmetric)
+        s = l1.sum(axis=1)
+        W = Lt[:, lay.ia, lay.ib] + (s / ((m - 1) * (m - 2)))[:, None] - (l1[:, lay.ia] + l1[:, lay.ib]) / (m - 2)
+        sq = np.array([np.einsum("ij,ij->", A, A) for A in Lt])  # one target at a time, as CenteredTarget's
+        ll1 = sq + s**2 / ((m - 1) * (m - 2)) - 2.0 / (m - 2) * np.array([v @ v for v in l1])
+        return np.ascontiguousarray(W.T, dtype=np.float32), ll1
+
+    w1_pairs32 = property(lambda self: self._unbiased[0])
+    ll1 = property(lambda self: self._unbiased[1])
+
+
+def _stacked_parts(others, estimator):
+    """The weights ``(P, Q)``, constants and norms of further targets (:class:`CenteredTargets` or a sequence
+    of :class:`CenteredTarget`) for :func:`batched_alignments_f32`."""
+    if isinstance(others, CenteredTargets):
+        if estimator == "biased":
+            return others.lc_pairs32, others.lc_trace, others.lc_norm
+        return others.w1_pairs32, None, others.ll1
+    if estimator == "biased":
+        return (np.column_stack([o.lc_pairs32 for o in others]), np.array([o.lc_trace for o in others]),
+                np.array([o.lc_norm for o in others]))
+    return np.column_stack([o.w1_pairs32 for o in others]), None, np.array([o.ll1 for o in others])
+
+
 def _safe_ratio(num, denom):
     """``num / denom`` where ``denom > 0``, else 0 (an alignment with a zero centred kernel)."""
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -578,7 +640,7 @@ def batched_alignments_f32(K, target, estimator="unbiased", others=()):
         Upper-triangle entries of ``B`` symmetric kernels with unit diagonal.
     target : CenteredTarget
     estimator : {"biased", "unbiased"}
-    others : sequence of CenteredTarget, optional
+    others : CenteredTargets or sequence of CenteredTarget, optional
         Further targets on the same samples (e.g. permuted labels). Their
         alignments with the same kernels share the kernels' sums (one matrix
         product with all their weights) and are returned as a second array
@@ -594,9 +656,9 @@ def batched_alignments_f32(K, target, estimator="unbiased", others=()):
         a = _safe_ratio(num, kc * target.lc_norm)
         if not others:
             return a
-        Wo = np.column_stack([o.lc_pairs32 for o in others])
-        num_o = np.array([o.lc_trace for o in others])[:, None] + 2.0 * (K.T @ Wo).T.astype(np.float64)
-        return a, _safe_ratio(num_o, kc[None, :] * np.array([o.lc_norm for o in others])[:, None])
+        Wo, trace_o, norm_o = _stacked_parts(others, estimator)
+        num_o = trace_o[:, None] + 2.0 * (K.T @ Wo).T.astype(np.float64)
+        return a, _safe_ratio(num_o, kc[None, :] * norm_o[:, None])
     num = 2.0 * (K.T @ target.w1_pairs32).astype(np.float64)
     s_k = k1.sum(axis=0)
     # the rounding of this path's own (``/ ((m-1)(m-2))``, one square root of the product) is kept: its
@@ -605,9 +667,9 @@ def batched_alignments_f32(K, target, estimator="unbiased", others=()):
     a = _safe_ratio(num, np.sqrt(kk * max(target.ll1, 0.0)))
     if not others:
         return a
-    Wo = np.column_stack([o.w1_pairs32 for o in others])
+    Wo, _, ll1_o = _stacked_parts(others, estimator)
     num_o = 2.0 * (K.T @ Wo).T.astype(np.float64)
-    ll1_o = np.maximum(np.array([o.ll1 for o in others]), 0.0)
+    ll1_o = np.maximum(ll1_o, 0.0)
     return a, _safe_ratio(num_o, np.sqrt(kk[None, :] * ll1_o[:, None]))
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "alignment",
     "hsic",
     "label_kernel",
+    "label_kernels",
     "task_of_target",
 ]
 
@@ -410,3 +411,46 @@ def label_kernel(y, *, kind="auto", gamma=None):
     raise ValueError(
         f"kind must be one of 'auto', 'linear', 'balanced', 'onehot', 'gaussian'; got {kind!r}"
     )
+
+
+def label_kernels(Y, *, kind="auto"):
+    """Label kernels of several targets on the same samples (the rows of ``Y``), stacked.
+
+    The same as :func:`label_kernel` on each row (e.g. permutations of one set of labels), built in a few
+    array operations for the discrete kinds rather than one row at a time.
+
+    Parameters
+    ----------
+    Y : array-like of shape (q, m)
+    kind : {"auto", "linear", "balanced", "onehot", "gaussian"}, default="auto"
+        As in :func:`label_kernel`; ``"auto"`` is resolved from all of ``Y``'s values.
+
+    Returns
+    -------
+    L : ndarray of shape (q, m, m)
+    """
+    Y = np.asarray(Y)
+    if Y.ndim != 2:
+        raise ValueError(f"Y must be 2-D (one target per row); got shape {Y.shape}")
+    if kind == "auto":
+        kind = {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}[task_of_target(Y.ravel())]
+    if kind == "gaussian":
+        return np.stack([label_kernel(row, kind="gaussian") for row in Y]) if Y.shape[0] else np.empty((0,) + Y.shape[1:] * 2)
+    if kind not in ("linear", "balanced", "onehot"):
+        raise ValueError(f"kind must be one of 'auto', 'linear', 'balanced', 'onehot', 'gaussian'; got {kind!r}")
+    _, inv = np.unique(Y, return_inverse=True)
+    inv = inv.reshape(Y.shape)
+    if kind == "onehot":
+        return (inv[:, :, None] == inv[:, None, :]).astype(float)
+    hi, lo = inv.max(axis=1, keepdims=True), inv.min(axis=1, keepdims=True)
+    other = (inv != hi) & (inv != lo)
+    if (hi == lo).any() or other.any():
+        q = int(np.flatnonzero((hi == lo).ravel() | other.any(axis=1))[0])
+        raise ValueError(f"kind={kind!r} needs a binary target in every row; row {q} has "
+                         f"{np.unique(Y[q]).size} classes")
+    pos = inv == hi  # the larger label is +1, as in label_kernel
+    S = np.where(pos, 1.0, -1.0)
+    if kind == "balanced":
+        n_pos = pos.sum(axis=1, keepdims=True)
+        S = S / np.where(pos, n_pos, Y.shape[1] - n_pos)
+    return S[:, :, None] * S[:, None, :]

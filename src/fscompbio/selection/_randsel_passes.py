@@ -18,6 +18,7 @@ from scipy.stats import norm
 
 from .._pairs import (
     CenteredTarget,
+    CenteredTargets,
     PairLayout,
     Workspace,
     batched_alignment,
@@ -27,7 +28,7 @@ from .._pairs import (
     transpose_product,
     whole_pair_tensor,
 )
-from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance, task_of_target
+from ..kernels import gamma_from_median_sq, label_kernel, label_kernels, median_sq_distance, task_of_target
 from ._randsel_inference import _estimates, _max_of_k_scores, _normal_scores
 
 __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_n_subsets"]
@@ -247,17 +248,26 @@ def _kernel_alignments(D2, gamma, target, estimator, ws=None, others=()):
     return batched_alignments_f32(K, target, estimator, others)
 
 
-def _null_target(problem, rows, layout):
-    """The target of permuted labels on a subsample (``rows``: the subsample's rows under the permutation).
+def _null_targets(problem, perms, rows, layout):
+    """The targets of permuted labels on a subsample: ``perms`` (``(Q, n_samples)``, one permutation of all the
+    labels per row) taken at the subsample's ``rows``.
 
-    ``None`` when they hold a single class: a constant label carries no alignment, so that null data set's
-    contributions on the batch are 0 (the real labels' subsample always holds two classes; permuted ones
-    can miss a rare class on a small subsample).
+    Returns the :class:`CenteredTargets` of the permutations whose labels on these rows hold two classes or
+    more, and their indices (``None`` and an empty array when there are none). The others contribute 0 on the
+    batch: a constant label carries no alignment (the real labels' subsample always holds two classes;
+    permuted ones can miss a rare class on a small subsample).
     """
-    labels = problem.y[rows]
-    if problem.classification and (labels == labels[0]).all():
-        return None
-    return CenteredTarget(label_kernel(labels, kind=problem.kind), layout)
+    if perms.shape[0] == 0:
+        return None, np.empty(0, dtype=int)
+    if problem.classification:  # the class codes: the same kernels as the labels', whatever their type
+        codes = problem.y_inv[perms[:, rows]]
+        live = np.flatnonzero(codes.min(axis=1) != codes.max(axis=1))
+        labels = codes[live]
+    else:
+        labels, live = problem.y[perms[:, rows]], np.arange(perms.shape[0])
+    if live.size == 0:
+        return None, live
+    return CenteredTargets(label_kernels(labels, kind=problem.kind), layout), live
 
 
 def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, width_scale="minus",
@@ -325,7 +335,10 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     if width_rule == "calibrated" and every:
         n_null = min(NULL_MAX_PERMUTATIONS, -(-NULL_VALUES // max(n, 1)))
     # the null: fixed permutations of all the labels (one null data set each: the same features, no signal)
-    perms = [rng.permutation(problem.y.shape[0]) for _ in range(n_null)]
+    n_samples = problem.y.shape[0]
+    perms = np.empty((n_null, n_samples), dtype=np.intp)
+    for q in range(n_null):
+        perms[q] = rng.permutation(n_samples)
     null_sums = np.zeros((n_null, W, n_batches, n))
     sums = np.zeros((W, n_batches, n))  # per batch and feature: sum of a(S+) - a(S) over its usable partitions
     counts = np.zeros((n_batches, n))
@@ -339,8 +352,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         rows = problem.draw()
         Xr = Xs[rows]
         layout, target = problem.target(rows)
-        null_targets = [_null_target(problem, p[rows], layout) for p in perms]
-        live = [q for q, t in enumerate(null_targets) if t is not None]
+        nulls, live = _null_targets(problem, perms, rows, layout)
         Mm = random_subset_masks(rng, n, h, B)
         extra = None
         if n % 2 == 0 and h > 0:  # n even: the plus-subset is the complement plus one member k of S
@@ -371,8 +383,8 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
             elif own:
                 D2 /= _own_scales(D2[ref_rows], width_scale)
             for g in widths_here:
-                a = _kernel_alignments(D2, gammas[g], target, estimator, ws, [null_targets[q] for q in live])
-                if live:
+                a = _kernel_alignments(D2, gammas[g], target, estimator, ws, nulls or ())
+                if nulls:
                     a, a0 = a
                     null_d[live, g, sl] = a0[:, k:] - a0[:, :k]
                 a_m[g][sl] = a[:k]
