@@ -122,15 +122,11 @@ def test_string_and_integer_labels_give_the_same_selection(name, labels):
     by_string = CLASSIFYING[name]().fit(X, y)
     by_int = CLASSIFYING[name]().fit(X, codes)
     assert np.array_equal(by_string.get_support(), by_int.get_support())
-    if name not in ("RandomSelector", "StabilitySelection", "NestedCVSelect", "AnticorrelationWeighting") and not (
-            name == "KernelRFE" and len(labels) > 2):  # see the xfail below
+    if name not in ("RandomSelector", "StabilitySelection", "NestedCVSelect", "AnticorrelationWeighting"):
         assert set(np.flatnonzero(by_string.get_support())) == {1, 4}, name
 
 
-@pytest.mark.xfail(strict=True, reason="KernelRFE's sensitivity sums einsum('ru,rv') over the rows of a "
-                   "multiclass SVC's dual_coef_, which libsvm lays out one-vs-one per class, not one row per "
-                   "binary sub-problem: on 3+ classes the ranking is wrong (BaHSIC finds the pair on every seed)")
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_kernel_rfe_finds_the_planted_pair_on_three_classes(seed):
     X, y = _data(seed, m=90, labels=("a", "b", "c"))
     assert set(np.flatnonzero(KernelRFE(n_features_to_select=2).fit(X, y).get_support())) == {1, 4}

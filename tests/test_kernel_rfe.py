@@ -8,7 +8,7 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import gaussian_kernel, sq_distances
 from fscompbio.selection import KernelRFE
-from fscompbio.selection._kernel_rfe import _sensitivities, dual_sensitivities
+from fscompbio.selection._kernel_rfe import _sensitivities, dual_sensitivities, one_vs_one_rows
 
 
 @parametrize_with_checks([KernelRFE(), KernelRFE(step=2, n_features_to_select=1)])
@@ -79,3 +79,23 @@ def test_errors_name_the_parameter():
     X = np.random.default_rng(0).normal(size=(20, 4))
     with pytest.raises(ValueError, match="width_multipliers"):
         KernelRFE(width_multipliers=()).fit(X, np.r_[np.ones(10), -np.ones(10)])
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_one_vs_one_rows_are_the_binary_classifiers_of_a_multiclass_svc(n_classes, seed):
+    """With a linear kernel, each row of one_vs_one_rows times the support vectors is the primal weight vector
+    scikit-learn reports for that pair of classes (SVC.coef_, one-vs-one in the order (0, 1), (0, 2), ...)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(40 * n_classes, 5))
+    y = rng.integers(0, n_classes, size=X.shape[0])
+    X[:, 0] += y  # separable enough to have few support vectors, not a trivial problem
+    svm = SVC(kernel="linear", C=0.5).fit(X, y)
+    rows = one_vs_one_rows(svm.dual_coef_, svm.n_support_)
+    assert rows.shape == (n_classes * (n_classes - 1) // 2, svm.support_.size)
+    np.testing.assert_allclose(rows @ svm.support_vectors_, svm.coef_, atol=1e-10)
+
+
+def test_one_vs_one_rows_refuses_counts_that_do_not_match():
+    with pytest.raises(ValueError, match="n_support sums to 5, but dual_coef has 6 columns"):
+        one_vs_one_rows(np.ones((2, 6)), [2, 2, 1])

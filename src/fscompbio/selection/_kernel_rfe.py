@@ -18,7 +18,7 @@ from .._scaling import standardize
 from ._ranking import ranking_from_order, top_k_mask
 from ._hsic import _choose_gamma
 
-__all__ = ["KernelRFE", "dual_sensitivities"]
+__all__ = ["KernelRFE", "dual_sensitivities", "one_vs_one_rows"]
 
 
 def dual_sensitivities(coef, d2_sv, t_sv, gamma):
@@ -54,6 +54,33 @@ def dual_sensitivities(coef, d2_sv, t_sv, gamma):
     w2i = 2.0 * aa @ Ki
     # the diagonal terms sum_u a_u^2 cancel in the difference
     return np.abs(w2 - w2i) / 2.0
+
+
+def one_vs_one_rows(dual_coef, n_support):
+    """The dual coefficients of every binary sub-problem of a one-vs-one multiclass SVC, one row each.
+
+    libsvm (and so scikit-learn's ``SVC``) stores a ``k``-class model's ``dual_coef_`` as ``k - 1`` rows over
+    the support vectors grouped by class (``n_support_`` of each): the coefficient of a support vector of
+    class ``i`` in the classifier of classes ``i`` and ``j`` is in row ``j - 1`` if ``j > i``, else in row
+    ``j`` (the layout scikit-learn's ``_one_vs_one_coef`` reads). Returns the ``k (k - 1) / 2`` sub-problems'
+    coefficients in the order ``(0, 1), (0, 2), ..., (k - 2, k - 1)``, zero on the support vectors of the
+    other classes; two classes (and a regression's one row) are returned as they are.
+    """
+    dual_coef = np.atleast_2d(np.asarray(dual_coef, dtype=float))
+    k = dual_coef.shape[0] + 1
+    if k == 2:
+        return dual_coef
+    locs = np.concatenate([[0], np.cumsum(n_support)])
+    if locs[-1] != dual_coef.shape[1]:
+        raise ValueError(f"n_support sums to {locs[-1]}, but dual_coef has {dual_coef.shape[1]} columns")
+    rows = np.zeros((k * (k - 1) // 2, dual_coef.shape[1]))
+    r = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            rows[r, locs[i]:locs[i + 1]] = dual_coef[j - 1, locs[i]:locs[i + 1]]
+            rows[r, locs[j]:locs[j + 1]] = dual_coef[i, locs[j]:locs[j + 1]]
+            r += 1
+    return rows
 
 
 #: bytes of one block of per-feature pair values in :func:`_sensitivities` (a few MB stay in the cache
@@ -95,7 +122,9 @@ class KernelRFE(SelectorMixin, BaseEstimator):
     Each step trains an SVM (``SVC``, or ``SVR`` for a real target) with a
     precomputed Gaussian kernel on the current features and removes the
     features whose removal changes ``||w||^2`` least (the dual sensitivity of
-    thesis definition 2.4.2, the SVM's dual coefficients held fixed).
+    thesis definition 2.4.2, the SVM's dual coefficients held fixed). With
+    more than two classes the SVC is one-vs-one, and the sensitivity is the
+    sum over its binary classifiers (:func:`one_vs_one_rows`).
 
     Parameters
     ----------
@@ -202,7 +231,9 @@ class KernelRFE(SelectorMixin, BaseEstimator):
             svm.fit(K, y)
             sv = np.sort(svm.support_)
             order = np.argsort(svm.support_)
-            coef = np.atleast_2d(svm.dual_coef_)[:, order]
+            # one row per binary sub-problem (a multiclass SVC is one-vs-one), columns in the order of sv
+            coef = (np.atleast_2d(svm.dual_coef_) if task == "regression"
+                    else one_vs_one_rows(svm.dual_coef_, svm.n_support_))[:, order]
             k = min(self._n_step(S.size), S.size - 1)
             if sv.size >= 2:
                 iu, iv = np.triu_indices(sv.size, k=1)
