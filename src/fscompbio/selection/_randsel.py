@@ -559,8 +559,8 @@ class RandSel(SelectorMixin, BaseEstimator):
     17). ``width_rule="calibrated"`` measures each width against the same
     partitions with permuted labels, where chance alignment is all there is,
     and keeps the width at which the most features beat every permuted
-    contribution (section 18); it costs about twice the select rule, and is
-    not yet the default.
+    contribution (section 18); it costs about 1.5 times the select rule,
+    moves no verdict of the thesis config, and is not the default.
 
     **Scales.** At a width set from the spread the kernel is carried by the
     bulk of the pairs, so each feature's scale must be its bulk's: unit
