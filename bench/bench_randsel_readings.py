@@ -98,10 +98,14 @@ Candidates (``RandSel`` parameters; every other one at its default):
     ``bench_randsel_wide.py``): a Gaussian SVM's accuracy on the top 50 and the CPU s per fit of width 0.5 (the
     default) and of the grid (0.5, 1.0) under the calibrated rule, MultiSURF's time on the same training parts,
     the ratios, and in how many folds the two rules' top 50 are the same features; about 3 minutes.
+(l) a real set below the screen: the TB serum metabolomics set (136 x 424, 92 and 44 samples of the two
+    classes): 5-fold accuracy of a Gaussian SVM on the top 50 over four fold splits, for ``f_classif``,
+    MultiSURF, the default, widths 1.0 and 2.0, the grid (0.5, 1.0) under the select and the calibrated rule,
+    ``balanced=True`` and the first-order screen (``screen_above=1``); about 5 minutes.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and eight of the candidates.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k]
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k|l]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) and (j) (about
 15-20 minutes) stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
@@ -667,9 +671,46 @@ def bench_k(args):
               f"{b / m['MultiSURF']:.3f} | {same}/{len(folds)} |", flush=True)
 
 
+def bench_l(args):
+    from skrebate import MultiSURF
+    from sklearn.feature_selection import f_classif
+
+    rankers = {
+        "f_classif": lambda X, y: np.argsort(-np.nan_to_num(f_classif(X, y)[0]), kind="stable"),
+        "MultiSURF": lambda X, y: np.argsort(-MultiSURF(n_jobs=1).fit(X, y).feature_importances_, kind="stable"),
+    }
+    for lab, kw in {"width 0.5 (default)": {}, "width 1.0": dict(width=1.0), "width 2.0": dict(width=2.0),
+                    "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select"),
+                    "(0.5, 1.0), calibrated": dict(width=(0.5, 1.0), width_rule="calibrated"),
+                    "balanced=True": dict(balanced=True), "first-order screen": dict(screen_above=1)}.items():
+        rankers[lab] = lambda X, y, kw=kw: top(fit(kw, X, y, random_state=0, n_features_to_select=50), X.shape[1])
+    name = "tb_serum_metabolomics"
+    path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
+    if path is None:
+        print(f"(l) {name} not found: skipped")
+        return
+    ds = load_csv_dataset(path)
+    X, y = ds.X, ds.y
+    print(f"\n(l) {name} {X.shape[0]}x{X.shape[1]} (below the screen): 5-fold accuracy of a Gaussian SVM on the top "
+          "50, fold splits (shuffle seeds) 0-3: mean (per split); CPU s per fit")
+    print("| ranker | accuracy | fit s |")
+    print("| --- | --- | --- |")
+    for lab, rank in rankers.items():
+        per, t0, n_fit = [], time.process_time(), 0
+        for split in range(4):
+            accs = []
+            for tr, te in StratifiedKFold(5, shuffle=True, random_state=split).split(X, y):
+                cols = rank(X[tr], y[tr])[:50]
+                n_fit += 1
+                accs.append(make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
+            per.append(float(np.mean(accs)))
+        print(f"| {lab} | {np.mean(per):.3f} ({', '.join(f'{a:.3f}' for a in per)}) | "
+              f"{(time.process_time() - t0) / n_fit:.2f} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"], default=None)
+    ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"], default=None)
     ap.add_argument("--draws", type=int, default=20, help="(g), (h), (i), (j): draws of each set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
@@ -694,6 +735,7 @@ def main():
     with threadpool_limits(1):
         for part, fn in (("0", bench_0), ("a", bench_a), ("b", bench_b), ("c", bench_c), ("e", bench_e),
                          ("f", bench_f), ("g", bench_g), ("h", bench_h), ("i", bench_i), ("j", bench_j), ("k", bench_k),
+                         ("l", bench_l),
                          ("d", bench_d)):
             if args.only == part or (args.only is None and (part != "d" or args.arrays)):
                 fn(args)
