@@ -101,7 +101,8 @@ Candidates (``RandSel`` parameters; every other one at its default):
 (l) a real set below the screen: the TB serum metabolomics set (136 x 424, 92 and 44 samples of the two
     classes): 5-fold accuracy of a Gaussian SVM on the top 50 over four fold splits, for ``f_classif``,
     MultiSURF, the default, widths 1.0 and 2.0, the grid (0.5, 1.0) under the select and the calibrated rule,
-    ``balanced=True`` and the first-order screen (``screen_above=1``); about 5 minutes.
+    the grid (0.5, 2.0) under the evidence rule, ``balanced=True`` (at width 0.5 and 1.0) and the first-order
+    screen (``screen_above=1``); about 5 minutes.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and eight of the candidates.
 
@@ -682,7 +683,9 @@ def bench_l(args):
     for lab, kw in {"width 0.5 (default)": {}, "width 1.0": dict(width=1.0), "width 2.0": dict(width=2.0),
                     "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select"),
                     "(0.5, 1.0), calibrated": dict(width=(0.5, 1.0), width_rule="calibrated"),
-                    "balanced=True": dict(balanced=True), "first-order screen": dict(screen_above=1)}.items():
+                    "(0.5, 2.0), evidence": dict(width=(0.5, 2.0), width_rule="evidence"),
+                    "balanced=True": dict(balanced=True), "width 1.0, balanced=True": dict(width=1.0, balanced=True),
+                    "first-order screen": dict(screen_above=1)}.items():
         rankers[lab] = lambda X, y, kw=kw: top(fit(kw, X, y, random_state=0, n_features_to_select=50), X.shape[1])
     name = "tb_serum_metabolomics"
     path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
