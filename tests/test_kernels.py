@@ -232,7 +232,7 @@ def test_stacked_label_kernels_are_each_rows_label_kernel(kind, seed, q, m):
 
 def test_stacked_label_kernels_refuse_a_single_class_row():
     Y = np.array([[0, 1, 1, 0], [1, 1, 1, 1]])
-    with pytest.raises(ValueError, match="row 1 has 1 classes"):
+    with pytest.raises(ValueError, match="row 1 holds 1 distinct labels"):
         label_kernels(Y, kind="linear")
     with pytest.raises(ValueError, match="2-D"):
         label_kernels(Y[0], kind="linear")

@@ -423,7 +423,8 @@ def label_kernels(Y, *, kind="auto"):
     ----------
     Y : array-like of shape (q, m)
     kind : {"auto", "linear", "balanced", "onehot", "gaussian"}, default="auto"
-        As in :func:`label_kernel`; ``"auto"`` is resolved from all of ``Y``'s values.
+        As in :func:`label_kernel`; ``"auto"`` is resolved from all of ``Y``'s values, and ``"gaussian"``
+        takes each row's own median heuristic (one row at a time).
 
     Returns
     -------
@@ -435,7 +436,8 @@ def label_kernels(Y, *, kind="auto"):
     if kind == "auto":
         kind = {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}[task_of_target(Y.ravel())]
     if kind == "gaussian":
-        return np.stack([label_kernel(row, kind="gaussian") for row in Y]) if Y.shape[0] else np.empty((0,) + Y.shape[1:] * 2)
+        m = Y.shape[1]
+        return np.stack([label_kernel(row, kind="gaussian") for row in Y]) if Y.shape[0] else np.empty((0, m, m))
     if kind not in ("linear", "balanced", "onehot"):
         raise ValueError(f"kind must be one of 'auto', 'linear', 'balanced', 'onehot', 'gaussian'; got {kind!r}")
     _, inv = np.unique(Y, return_inverse=True)
@@ -446,8 +448,8 @@ def label_kernels(Y, *, kind="auto"):
     other = (inv != hi) & (inv != lo)
     if (hi == lo).any() or other.any():
         q = int(np.flatnonzero((hi == lo).ravel() | other.any(axis=1))[0])
-        raise ValueError(f"kind={kind!r} needs a binary target in every row; row {q} has "
-                         f"{np.unique(Y[q]).size} classes")
+        raise ValueError(f"kind={kind!r} needs a binary target in every row; row {q} holds "
+                         f"{np.unique(Y[q]).size} distinct labels")
     pos = inv == hi  # the larger label is +1, as in label_kernel
     S = np.where(pos, 1.0, -1.0)
     if kind == "balanced":
