@@ -77,15 +77,9 @@ def cpu(f):
 
 
 def multiclass():
-    from pathlib import Path
-
-    from skrebate import MultiSURF
-    from sklearn.feature_selection import f_classif
     from sklearn.model_selection import StratifiedKFold
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
 
-    from fscompbio.datasets import load_csv_dataset
+    from bench_randsel_wide import _rank_f, _rank_multisurf, _svm, expression_set  # bench/: the script's directory
     from fscompbio.selection import RandSel
     from fscompbio.selection import _kernel_rfe
 
@@ -101,24 +95,21 @@ def multiclass():
             _kernel_rfe.one_vs_one_rows = now
 
     rankers = {
-        "f_classif": lambda X, y: np.argsort(-np.nan_to_num(f_classif(X, y)[0]), kind="stable"),
-        "MultiSURF": lambda X, y: np.argsort(-MultiSURF(n_jobs=1).fit(X, y).feature_importances_, kind="stable"),
+        "f_classif": _rank_f,
+        "MultiSURF": _rank_multisurf,
         "RandSel()": lambda X, y: np.argsort(RandSel(random_state=0, n_features_to_select=50).fit(X, y).ranking_,
                                              kind="stable"),
         "KernelRFE, one-vs-one (now)": lambda X, y: np.argsort(KernelRFE(step=0.25).fit(X, y).ranking_, kind="stable"),
         "KernelRFE, rows as stored (before)": lambda X, y: np.argsort(rfe_before(X, y), kind="stable"),
     }
-    root = Path(__file__).resolve().parents[1]
     print("\nmulticlass micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (split 0); CPU s per fit")
     print("| data set | " + " | ".join(rankers) + " |")
     print("| --- " * (len(rankers) + 1) + "|")
     for name in ("glioma", "tox_171"):
-        path = next((d / f"{name}.csv.gz" for d in (root / "data" / "expression", root.parent / "shared" / "data" /
-                                                      "expression") if (d / f"{name}.csv.gz").exists()), None)
-        if path is None:
+        data = expression_set(name)
+        if data is None:
             continue
-        ds = load_csv_dataset(path)
-        X, y = ds.X, ds.y
+        X, y = data
         cells = []
         for rank in rankers.values():
             accs, secs = [], []
@@ -126,8 +117,7 @@ def multiclass():
                 t, order = cpu(lambda: rank(X[tr], y[tr]))
                 cols = order[:50]
                 secs.append(t)
-                svm = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
-                accs.append(svm.score(X[te][:, cols], y[te]))
+                accs.append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
             cells.append(f"{np.mean(accs):.3f} / {np.mean(secs):.2f} s")
         print(f"| {name} {X.shape[0]}x{X.shape[1]}, {np.unique(y).size} classes | " + " | ".join(cells) + " |",
               flush=True)

@@ -132,12 +132,13 @@ from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 import fscompbio
-from fscompbio.datasets import draw_name, load_csv_dataset, make_dataset
+from fscompbio.datasets import draw_name, make_dataset
 from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 from fscompbio.selection._randsel import tail_adaptive_scale
 
+from bench_randsel_wide import _rank_f, _rank_multisurf, _svm, expression_set  # bench/ is the script's directory
+
 ROOT = Path(__file__).resolve().parents[1]
-DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
 VAR, NS, AUTO = dict(standardize=True), dict(standardize="normal_scores"), dict(standardize="auto")
 CANDIDATES = {
     "minus 0.22": dict(width_scale="minus", width=0.22, **VAR),
@@ -315,11 +316,10 @@ def bench_d(args):
     print("| data set | f_classif | " + " | ".join(labels) + " |")
     print("| --- " * (len(labels) + 2) + "|")
     for name in ["prostate_ge", "allaml", "colon"]:
-        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
-        if path is None:
+        data = expression_set(name)
+        if data is None:
             continue
-        ds = load_csv_dataset(path)
-        X, y = ds.X, ds.y
+        X, y = data
         per = {lab: [] for lab in ["f_classif"] + labels}
         for split in splits:
             folds = list(StratifiedKFold(5, shuffle=True, random_state=split).split(X, y))
@@ -631,8 +631,6 @@ def bench_j(args):
 
 
 def bench_k(args):
-    from skrebate import MultiSURF
-
     rules = {"width 0.5 (default)": dict(), "(0.5, 1.0), calibrated": dict(width=(0.5, 1.0), width_rule="calibrated")}
     print("\n(k) the micro-arrays, 5-fold split 0: a Gaussian SVM's accuracy on the top 50 and CPU s per fit (means "
           "over the folds), the calibrated rule's time over the default's and each over MultiSURF's on the same "
@@ -641,18 +639,17 @@ def bench_k(args):
           "| width 0.5 / MultiSURF | calibrated / MultiSURF | same top 50 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in ["prostate_ge", "allaml", "colon"]:
-        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
-        if path is None:
+        data = expression_set(name)
+        if data is None:
             continue
-        ds = load_csv_dataset(path)
-        X, y = ds.X, ds.y
+        X, y = data
         folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
         secs = {lab: [] for lab in ["MultiSURF", *rules]}
         accs = {lab: [] for lab in rules}
         same = 0
         for tr, te in folds:
             t0 = time.process_time()
-            MultiSURF(n_jobs=1).fit(X[tr], y[tr])
+            _rank_multisurf(X[tr], y[tr])
             secs["MultiSURF"].append(time.process_time() - t0)
             tops = []
             for lab, kw in rules.items():
@@ -661,8 +658,7 @@ def bench_k(args):
                 secs[lab].append(time.process_time() - t0)
                 cols = top(est, 50)
                 tops.append(set(cols.tolist()))
-                svm = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
-                accs[lab].append(svm.score(X[te][:, cols], y[te]))
+                accs[lab].append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
             same += tops[0] == tops[1]
         m = {lab: float(np.mean(v)) for lab, v in secs.items()}
         a, b = m["width 0.5 (default)"], m["(0.5, 1.0), calibrated"]
@@ -673,13 +669,7 @@ def bench_k(args):
 
 
 def bench_l(args):
-    from skrebate import MultiSURF
-    from sklearn.feature_selection import f_classif
-
-    rankers = {
-        "f_classif": lambda X, y: np.argsort(-np.nan_to_num(f_classif(X, y)[0]), kind="stable"),
-        "MultiSURF": lambda X, y: np.argsort(-MultiSURF(n_jobs=1).fit(X, y).feature_importances_, kind="stable"),
-    }
+    rankers = {"f_classif": _rank_f, "MultiSURF": _rank_multisurf}
     for lab, kw in {"width 0.5 (default)": {}, "width 1.0": dict(width=1.0), "width 2.0": dict(width=2.0),
                     "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select"),
                     "(0.5, 1.0), calibrated": dict(width=(0.5, 1.0), width_rule="calibrated"),
@@ -688,12 +678,11 @@ def bench_l(args):
                     "first-order screen": dict(screen_above=1)}.items():
         rankers[lab] = lambda X, y, kw=kw: top(fit(kw, X, y, random_state=0, n_features_to_select=50), X.shape[1])
     name = "tb_serum_metabolomics"
-    path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
-    if path is None:
+    data = expression_set(name)
+    if data is None:
         print(f"(l) {name} not found: skipped")
         return
-    ds = load_csv_dataset(path)
-    X, y = ds.X, ds.y
+    X, y = data
     print(f"\n(l) {name} {X.shape[0]}x{X.shape[1]} (below the screen): 5-fold accuracy of a Gaussian SVM on the top "
           "50, fold splits (shuffle seeds) 0-3: mean (per split); CPU s per fit")
     print("| ranker | accuracy | fit s |")
@@ -705,7 +694,7 @@ def bench_l(args):
             for tr, te in StratifiedKFold(5, shuffle=True, random_state=split).split(X, y):
                 cols = rank(X[tr], y[tr])[:50]
                 n_fit += 1
-                accs.append(make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
+                accs.append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
             per.append(float(np.mean(accs)))
         print(f"| {lab} | {np.mean(per):.3f} ({', '.join(f'{a:.3f}' for a in per)}) | "
               f"{(time.process_time() - t0) / n_fit:.2f} |", flush=True)

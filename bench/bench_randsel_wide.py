@@ -74,6 +74,15 @@ def planted_wide(n_samples=200, n_features=10_000, random_state=0):
     return X[:, perm], y, inv[:2], inv[2:12]
 
 
+def expression_set(name):
+    """``(X, y)`` of a shipped expression set (``data/expression`` here or in ``../shared/data``), or None."""
+    path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
+    if path is None:
+        return None
+    ds = load_csv_dataset(path)
+    return ds.X, ds.y
+
+
 def _svm():
     return make_pipeline(StandardScaler(), SVC(C=1.0, gamma="scale"))
 
@@ -149,12 +158,11 @@ def bench_a(args):
         methods["RandSel(thesis old)"] = _rank_randsel(dict(n_subsets=10000, subsample=0.333, screen_above=None))
     sets = {}
     for name in [] if args.no_real else REAL[:1] if args.quick else REAL:
-        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
-        if path is None:
+        data = expression_set(name)
+        if data is None:
             print(f"(a) {name} not found in {[str(d) for d in DATA]}: skipped")
             continue
-        ds = load_csv_dataset(path)
-        sets[name] = (ds.X, ds.y)
+        sets[name] = data
     planted_sets = {}
     for k in range(1 if args.quick else args.planted_draws):
         X, y, pair, shifted = planted_wide(n_features=2000 if args.quick else 10_000, random_state=k)
@@ -226,10 +234,9 @@ def bench_c(args):
     print("| --- | --- | --- | --- |")
     sets = {}
     for name in REAL[:1] if args.quick else REAL:
-        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
-        if path is not None:
-            ds = load_csv_dataset(path)
-            sets[name] = (ds.X, ds.y, None)
+        data = expression_set(name)
+        if data is not None:
+            sets[name] = (*data, None)
     X, y, pair, shifted = planted_wide(n_features=2000 if args.quick else 10_000, random_state=0)
     sets["planted draw 0"] = (X, y, np.concatenate([pair, shifted]))
     rng = np.random.default_rng(0)

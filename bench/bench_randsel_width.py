@@ -35,7 +35,6 @@ import argparse
 import platform
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import scipy
@@ -50,11 +49,11 @@ from threadpoolctl import threadpool_limits
 import fscompbio
 import fscompbio.selection._randsel as rs
 import fscompbio.selection._randsel_passes as passes
-from fscompbio.datasets import load_csv_dataset, make_dataset
+from fscompbio.datasets import make_dataset
 from fscompbio.selection import RandSel
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
+from bench_randsel_wide import expression_set  # bench/ is the script's directory
+
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "linear_weston", "nonlinear_weston", "xor",
         "fake_class"]
 CANDIDATES = {
@@ -187,11 +186,10 @@ def bench_c(args):
     print("| data set | " + " | ".join(labels) + " |")
     print("| --- " * (len(labels) + 1) + "|")
     for name in ["prostate_ge", "allaml", "colon"]:
-        path = next((d / f"{name}.csv.gz" for d in DATA if (d / f"{name}.csv.gz").exists()), None)
-        if path is None:
+        data = expression_set(name)
+        if data is None:
             continue
-        ds = load_csv_dataset(path)
-        X, y = ds.X, ds.y
+        X, y = data
         folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
         cells = []
         for lab in labels:
