@@ -523,19 +523,6 @@ class CenteredTargets:
     ll1 = property(lambda self: self._unbiased[1])
 
 
-def _stacked_parts(others, estimator):
-    """The weights ``(P, Q)``, constants and norms of further targets (:class:`CenteredTargets` or a sequence
-    of :class:`CenteredTarget`) for :func:`batched_alignments_f32`."""
-    if isinstance(others, CenteredTargets):
-        if estimator == "biased":
-            return others.lc_pairs32, others.lc_trace, others.lc_norm
-        return others.w1_pairs32, None, others.ll1
-    if estimator == "biased":
-        return (np.column_stack([o.lc_pairs32 for o in others]), np.array([o.lc_trace for o in others]),
-                np.array([o.lc_norm for o in others]))
-    return np.column_stack([o.w1_pairs32 for o in others]), None, np.array([o.ll1 for o in others])
-
-
 def _safe_ratio(num, denom):
     """``num / denom`` where ``denom > 0``, else 0 (an alignment with a zero centred kernel)."""
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -640,7 +627,7 @@ def batched_alignments_f32(K, target, estimator="unbiased", others=()):
         Upper-triangle entries of ``B`` symmetric kernels with unit diagonal.
     target : CenteredTarget
     estimator : {"biased", "unbiased"}
-    others : CenteredTargets or sequence of CenteredTarget, optional
+    others : CenteredTargets, optional
         Further targets on the same samples (e.g. permuted labels). Their
         alignments with the same kernels share the kernels' sums (one matrix
         product with all their weights) and are returned as a second array
@@ -656,9 +643,8 @@ def batched_alignments_f32(K, target, estimator="unbiased", others=()):
         a = _safe_ratio(num, kc * target.lc_norm)
         if not others:
             return a
-        Wo, trace_o, norm_o = _stacked_parts(others, estimator)
-        num_o = trace_o[:, None] + 2.0 * (K.T @ Wo).T.astype(np.float64)
-        return a, _safe_ratio(num_o, kc[None, :] * norm_o[:, None])
+        num_o = others.lc_trace[:, None] + 2.0 * (K.T @ others.lc_pairs32).T.astype(np.float64)
+        return a, _safe_ratio(num_o, kc[None, :] * others.lc_norm[:, None])
     num = 2.0 * (K.T @ target.w1_pairs32).astype(np.float64)
     s_k = k1.sum(axis=0)
     # the rounding of this path's own (``/ ((m-1)(m-2))``, one square root of the product) is kept: its
@@ -667,9 +653,8 @@ def batched_alignments_f32(K, target, estimator="unbiased", others=()):
     a = _safe_ratio(num, np.sqrt(kk * max(target.ll1, 0.0)))
     if not others:
         return a
-    Wo, _, ll1_o = _stacked_parts(others, estimator)
-    num_o = 2.0 * (K.T @ Wo).T.astype(np.float64)
-    ll1_o = np.maximum(ll1_o, 0.0)
+    num_o = 2.0 * (K.T @ others.w1_pairs32).T.astype(np.float64)
+    ll1_o = np.maximum(others.ll1, 0.0)
     return a, _safe_ratio(num_o, np.sqrt(kk[None, :] * ll1_o[:, None]))
 
 
