@@ -32,3 +32,15 @@ def test_the_width_is_randsels_unless_a_config_sets_it():
     # the width's meaning depends on RandSel's width_scale: a number copied into a schema would keep an old scale
     for figure in RANDSEL_SETTINGS:
         assert "default" not in CH4[figure]["properties"]["width"], figure
+
+
+@pytest.mark.parametrize("figure", sorted(RANDSEL_SETTINGS))
+def test_the_width_may_be_a_grid_of_positive_widths(figure):
+    import jsonschema
+
+    schema = CH4[figure]["properties"]["width"]
+    for ok in (0.5, [0.5, 2.0], [1.0]):
+        jsonschema.validate(ok, schema)
+    for bad in (0, -1.0, [], [0.5, 0.0], "wide"):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
