@@ -101,10 +101,11 @@ Candidates (``RandSel`` parameters; every other one at its default):
 (l) a real set below the screen: the TB serum metabolomics set (136 x 424, 92 and 44 samples of the two
     classes): 5-fold accuracy of a Gaussian SVM on the top 50 over four fold splits, for ``f_classif``,
     MultiSURF, the default, widths 1.0 and 2.0, the grid (0.5, 1.0) under the select and the calibrated rule,
-    the grid (0.5, 2.0) under the evidence rule, ``balanced=True`` (at width 0.5 and 1.0) and the first-order
+    the grid (0.5, 2.0) under the evidence rule (with and without the pair screen on data of any width),
+    ``balanced=True`` (at width 0.5 and 1.0) and the first-order
     screen (``screen_above=1``); about 5 minutes.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
-    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and eight of the candidates.
+    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and nine of the candidates.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k|l]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) and (j) (about
@@ -155,6 +156,7 @@ CANDIDATES = {
     "spread 0.5 + tails (before)": dict(width_scale="spread", width=0.5, **AUTO),
     "spread 0.5 + skipped tails (default)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
     "width grid + pairs": dict(width=(0.5, 1.0), width_rule="select", pair_screen_above=0),
+    "evidence (0.5, 2.0) + pairs": dict(width=(0.5, 2.0), width_rule="evidence", pair_screen_above=0),
     "screen width 8.0": dict(screen_width=8.0),
     "screen to 200": dict(screen_to=200),
     "archived": dict(ARCHIVED_RANDSEL),
@@ -163,7 +165,7 @@ SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_we
 WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
                     "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)", "width grid + pairs",
-                    "screen width 8.0",
+                    "evidence (0.5, 2.0) + pairs", "screen width 8.0",
                     "screen to 200")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
@@ -674,6 +676,8 @@ def bench_l(args):
                     "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select"),
                     "(0.5, 1.0), calibrated": dict(width=(0.5, 1.0), width_rule="calibrated"),
                     "(0.5, 2.0), evidence": dict(width=(0.5, 2.0), width_rule="evidence"),
+                    "(0.5, 2.0), evidence, pair screen": dict(width=(0.5, 2.0), width_rule="evidence",
+                                                              pair_screen_above=0),
                     "balanced=True": dict(balanced=True), "width 1.0, balanced=True": dict(width=1.0, balanced=True),
                     "first-order screen": dict(screen_above=1)}.items():
         rankers[lab] = lambda X, y, kw=kw: top(fit(kw, X, y, random_state=0, n_features_to_select=50), X.shape[1])
