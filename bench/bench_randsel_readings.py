@@ -65,7 +65,8 @@ Candidates (``RandSel`` parameters; every other one at its default):
     ``refit_permutations=19`` (the max-T test of whole refits on permuted labels), on all 300 samples of the
     workflow's draws 0-2 of the fake class, XOR, non-linear Weston and linear Zhang (feature noise) at the thesis
     config's chapter-4 settings (``--defaults``: RandSel's own): size of ``selected_`` / relevant in it, and CPU
-    s of the fit with the refits.
+    s of the fit with the refits. With ``--candidates``: the named candidates' Bonferroni ``selected_`` side by
+    side instead (no refits).
 (g) the linear Zhang sets (sample noise, feature noise) and non-linear Weston over ``--draws`` draws (default 20; ``make_dataset``
     seeds 0..N-1, columns permuted as in (b)): relevant features in the top 10 of ``RandSel()``, of chapter 4's
     peers, and of references that rank by the absolute correlation with the label: of every feature's normal
@@ -82,11 +83,12 @@ Candidates (``RandSel`` parameters; every other one at its default):
 (i) the width grid and the pair screen, apart and together, over ``--draws`` draws (default 20) of the sets of
     (h): relevant features in the top 10 (XOR: the pair in the top 2), for width 0.5 (the default), the grid
     (0.5, 1.0) under ``width_rule="select"`` and under ``"evidence"``, the grid (0.5, 2.0) under
-    ``"evidence"``, each without and with the pair screen on these 200-feature sets (``screen_pairs`` 0 or 5,
-    ``pair_screen_above=0``); FoHSIC and BaHSIC with the thesis config's settings; and the madelon-style set
-    (2,600 x 500, ``tests/test_randsel_wide.py``'s recipe, seeds 0-7, relevant features in the top 20) for
-    width 0.5 and the grid (0.5, 1.0) under the select rule, with and without the pair screen. Fit CPU seconds
-    per fit beside each row.
+    ``"evidence"`` and under ``"tail"``, each without and with the pair screen on these 200-feature sets
+    (``screen_pairs`` 0 or 5, ``pair_screen_above=0``); FoHSIC and BaHSIC with the thesis config's settings
+    (not with ``--no-peers``); and the madelon-style set (2,600 x 500, ``tests/test_randsel_wide.py``'s recipe,
+    seeds 0-7, relevant features in the top 20) for width 0.5 and the grid (0.5, 1.0) under the select rule,
+    with and without the pair screen. ``--candidates`` keeps the named rules only (labels as printed, e.g.
+    ``'(0.5, 2.0), tail'``), on the madelon-style set too. Fit CPU seconds per fit beside each row.
 (j) the width chosen against permuted labels (``width_rule="calibrated"``) over ``--draws`` draws (default 20)
     of the sets of (h): relevant features in the top 10 (XOR: the pair in the top 2) for width 0.5 (the
     default), the grid (0.5, 1.0) under the select rule and under the calibrated rule, and the grid (0.5, 2.0)
@@ -157,6 +159,7 @@ CANDIDATES = {
     "spread 0.5 + skipped tails (default)": dict(width_scale="spread", width=0.5, standardize="auto_skip"),
     "width grid + pairs": dict(width=(0.5, 1.0), width_rule="select", pair_screen_above=0),
     "evidence (0.5, 2.0) + pairs": dict(width=(0.5, 2.0), width_rule="evidence", pair_screen_above=0),
+    "tail (0.5, 2.0) + pairs": dict(width=(0.5, 2.0), width_rule="tail", pair_screen_above=0),
     "screen width 8.0": dict(screen_width=8.0),
     "screen to 200": dict(screen_to=200),
     "archived": dict(ARCHIVED_RANDSEL),
@@ -165,7 +168,7 @@ SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_we
 WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
                     "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)", "width grid + pairs",
-                    "evidence (0.5, 2.0) + pairs", "screen width 8.0",
+                    "evidence (0.5, 2.0) + pairs", "tail (0.5, 2.0) + pairs", "screen width 8.0",
                     "screen to 200")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
@@ -392,6 +395,21 @@ def bench_e(args):
 def bench_f(args):
     settings = {} if args.defaults else _config("config/thesis.yaml")["chapter4"]["selectors"]["randsel"]
     sets = ["fake_class", "xor", "nonlinear_weston", "linear_zhang_feature_noise"]
+    if args.candidates:  # the named candidates' Bonferroni selected_ side by side, no refits
+        print(f"\n(f) selected_ on all 300 samples of the workflow's draws 0-2 (Bonferroni, the default test): size / "
+              f"relevant in it (per draw); settings: {settings or 'RandSel defaults'}, with each candidate's")
+        print("| data set | relevant | " + " | ".join(CANDIDATES) + " |")
+        print("| --- " * (len(CANDIDATES) + 2) + "|")
+        for name in sets:
+            draws = [workflow_draw(name, k) for k in range(3)]
+            rel = [set() if name == "fake_class" else set(ds.relevant.tolist()) for ds in draws]
+            cells = []
+            for lab, kw in CANDIDATES.items():
+                chosen = [set(fit({**settings, **kw}, ds.X, ds.y, random_state=k).selected_.tolist())
+                          for k, ds in enumerate(draws)]
+                cells.append(", ".join(f"{len(c)}/{len(c & r)}" for c, r in zip(chosen, rel)))
+            print(f"| {name} | {len(rel[0])} | " + " | ".join(cells) + " |", flush=True)
+        return
     print(f"\n(f) selected_ on all 300 samples of the workflow's draws 0-2: Bonferroni (the default test) against "
           f"refit_permutations=19; size / relevant in it (per draw); settings: {settings or 'RandSel defaults'}")
     print("| data set | relevant | Bonferroni | refits (19) | fit s with refits (mean) |")
@@ -538,7 +556,11 @@ def bench_i(args):
         "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select"),
         "(0.5, 1.0), evidence": dict(width=(0.5, 1.0), width_rule="evidence"),
         "(0.5, 2.0), evidence": dict(width=(0.5, 2.0), width_rule="evidence"),
+        "(0.5, 2.0), tail": dict(width=(0.5, 2.0), width_rule="tail"),
     }
+    if args.candidates:  # only the named rules (labels as above)
+        keep = [c.strip() for c in args.candidates.split(";")]
+        rules = {k: v for k, v in rules.items() if k in keep}
     print(f"\n(i) the width grid and the pair screen, draws 0-{draws[-1]} (columns permuted): relevant features "
           "in the top 10 (XOR: the pair in the top 2), mean (per draw); CPU s per fit (mean over the sets)")
     data = {name: [permuted(name, s) for s in draws] for name in sets}
@@ -550,14 +572,16 @@ def bench_i(args):
                 tag += " (default)"
             rankers[tag] = lambda X, y, s, kw=kw, pairs=pairs: fit(dict(kw, screen_pairs=pairs, pair_screen_above=0),
                                                                     X, y, random_state=s).ranking_
-    rankers.update(_peer_rankers())
+    if not args.no_peers:
+        rankers.update(_peer_rankers())
     _print_ranker_table(rankers, sets, draws, data)
     print("\nmadelon-style 2,600 x 500, seeds 0-7: relevant features in the top 20, mean (per seed); CPU s per fit")
     print("| ranker | top 20 | fit s |")
     print("| --- | --- | --- |")
     mad = [madelon(s) for s in range(8)]
-    grid = dict(width=(0.5, 1.0), width_rule="select")
-    for lab, kw in (("width 0.5", dict(width=0.5)), ("(0.5, 1.0), select", grid)):
+    mad_rules = rules if args.candidates else {"width 0.5": dict(width=0.5),
+                                               "(0.5, 1.0), select": dict(width=(0.5, 1.0), width_rule="select")}
+    for lab, kw in mad_rules.items():
         for pairs in (0, 5):
             t0 = time.process_time()
             hits = [int(np.isin(np.argsort(RandSel(random_state=s, screen_pairs=pairs, pair_screen_above=0,
@@ -678,6 +702,7 @@ def bench_l(args):
                     "(0.5, 2.0), evidence": dict(width=(0.5, 2.0), width_rule="evidence"),
                     "(0.5, 2.0), evidence, pair screen": dict(width=(0.5, 2.0), width_rule="evidence",
                                                               pair_screen_above=0),
+                    "(0.5, 2.0), tail, pair screen": dict(width=(0.5, 2.0), width_rule="tail", pair_screen_above=0),
                     "balanced=True": dict(balanced=True), "width 1.0, balanced=True": dict(width=1.0, balanced=True),
                     "first-order screen": dict(screen_above=1)}.items():
         rankers[lab] = lambda X, y, kw=kw: top(fit(kw, X, y, random_state=0, n_features_to_select=50), X.shape[1])

@@ -320,7 +320,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``"subset_spread"``: every subset at its own scale (the median or the
         interquartile range of its own squared distances on 2,000 pairs of
         the subsample).
-    width_rule : {"evidence", "select", "calibrated", "alignment"}, default="evidence"
+    width_rule : {"evidence", "select", "calibrated", "tail", "alignment"}, default="evidence"
         With a grid of widths: ``"evidence"`` evaluates every width on every
         batch and gives each feature its largest normal score over the grid;
         ``"select"`` evaluates every width on every batch and keeps, per
@@ -331,11 +331,15 @@ class RandSel(SelectorMixin, BaseEstimator):
         of the labels (enough for 500 null contributions per width, at most
         20) and keeps, per iteration, the width at which the most features'
         contributions exceed every contribution of the permuted labels, the
-        grid's first width on a tie; ``"alignment"`` keeps, per
+        grid's first width on a tie; ``"tail"`` evaluates the same permuted
+        labels and scores each feature at each width against their
+        contributions at that width (the upper tail of a Pearson type III law
+        with their mean, variance and skewness), then as ``"evidence"`` gives
+        it its largest score; ``"alignment"`` keeps, per
         iteration, the width of largest mean alignment over its first 4
-        batches (the thesis' rule). Under ``"evidence"``, ``"select"`` and
-        ``"calibrated"`` the scores are adjusted for the choice among the
-        grid's widths (Sidak).
+        batches (the thesis' rule). Under ``"evidence"``, ``"select"``,
+        ``"calibrated"`` and ``"tail"`` the scores are adjusted for the choice
+        among the grid's widths (Sidak).
         Unused with a single width. See Notes, "Width".
     cull_by : {"evidence", "contribution"}, default="evidence"
         ``"contribution"``: cull by this iteration's contributions (the
@@ -560,7 +564,14 @@ class RandSel(SelectorMixin, BaseEstimator):
     partitions with permuted labels, where chance alignment is all there is,
     and keeps the width at which the most features beat every permuted
     contribution (section 18); it costs about 1.5 times the select rule,
-    moves no verdict of the thesis config, and is not the default.
+    moves no verdict of the thesis config, and is not the default. Per
+    feature, the evidence rule over ``(0.5, 2.0)`` lets a wide width's chance
+    alignment through: with many partitions on many samples an irrelevant
+    feature's contribution there is precise and positive (its squared chance
+    correlation), and on the paper's figure-1 pass one outscores the XOR pair
+    (section 20). ``width_rule="tail"`` scores every width against the
+    permuted labels' contributions at that width, a right-skewed law
+    (section 21).
 
     **Scales.** At a width set from the spread the kernel is carried by the
     bulk of the pairs, so each feature's scale must be its bulk's: unit
@@ -685,7 +696,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "cull_fraction": [Interval(RealNotInt, 0, 1, closed="neither")],
         "width": [Interval(Real, 0, None, closed="neither"), "array-like"],
         "width_scale": [StrOptions({"subset_size", "minus", "spread", "subset_median", "subset_spread"})],
-        "width_rule": [StrOptions({"select", "calibrated", "evidence", "alignment"})],
+        "width_rule": [StrOptions({"select", "calibrated", "evidence", "tail", "alignment"})],
         "cull_by": [StrOptions({"evidence", "contribution"})],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "fix_after": [Interval(Integral, 1, None, closed="left"), None],

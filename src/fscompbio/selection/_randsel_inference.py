@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 from scipy.special import log_ndtr, ndtri_exp
-from scipy.stats import norm
+from scipy.stats import norm, pearson3, skew
 from scipy.stats import t as student_t
 
 
@@ -36,6 +36,26 @@ def _normal_scores(c, se, n_batches):
         t = c / se
     z = norm.isf(student_t.sf(t, max(n_batches - 1, 1)))
     return np.nan_to_num(np.clip(z, -40.0, 40.0), nan=0.0)
+
+
+def _tail_scores(c, null_c):
+    """Normal scores of contributions ``c`` against those of null data sets at the same width, ``null_c`` (the
+    same features with permuted labels, on the same subsamples and partitions): the upper tail of a Pearson type
+    III law with the null's mean, standard deviation and skewness.
+
+    With many partitions on many samples a contribution's standard error measures only the partitions' Monte
+    Carlo noise, given the data, and at a wide width an irrelevant feature's contribution is about its squared
+    chance correlation with the label: positive given the data, chi-squared across features, so ``c / se`` grows
+    with the partitions whatever the signal. The null data sets' contributions have that law, the same
+    partitions' noise included; a Pearson type III (a shifted, scaled gamma; a normal when the skewness is 0)
+    matches its first three moments and so its right skew. Scores are clipped to [-40, 40]; a p-value below
+    1e-300 counts as 1e-300."""
+    m0 = float(np.mean(null_c))
+    s0 = max(float(np.std(null_c, ddof=1)), 1e-300)
+    k0 = float(skew(null_c))
+    k0 = k0 if np.isfinite(k0) else 0.0  # a constant null (no alignment anywhere): no skew
+    p = pearson3.sf(c, k0, loc=m0, scale=s0)
+    return np.clip(norm.isf(np.maximum(p, 1e-300)), -40.0, 40.0)
 
 
 def _max_of_k_scores(z, k):

@@ -29,14 +29,14 @@ from .._pairs import (
     whole_pair_tensor,
 )
 from ..kernels import gamma_from_median_sq, label_kernel, label_kernels, median_sq_distance, task_of_target
-from ._randsel_inference import _estimates, _max_of_k_scores, _normal_scores
+from ._randsel_inference import _estimates, _max_of_k_scores, _normal_scores, _tail_scores
 
 __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_n_subsets"]
 
 #: ``width_rule="select"``: a width's evidence is its features' normal scores above the family-wise
 #: threshold at this level over the iteration's features, summed
 SELECT_LEVEL = 0.05
-#: ``width_rule="calibrated"``: fixed permutations of the labels (null data sets: the same features, no
+#: ``width_rule="calibrated"`` and ``"tail"``: fixed permutations of the labels (null data sets: the same features, no
 #: signal) evaluated on the same subsamples and partitions, enough for NULL_VALUES null contributions per
 #: width (``ceil(NULL_VALUES / n)`` for ``n`` features) and at most NULL_MAX_PERMUTATIONS
 NULL_VALUES = 500
@@ -302,9 +302,12 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     same subsamples and partitions with fixed permutations of the labels
     (null data sets, :data:`NULL_VALUES`), and keeps the width at which the
     most features' contributions exceed the largest contribution of the null
-    data sets at that width, the grid's first on a tie. Under the last three
-    the scores are adjusted for the choice among the grid's widths
-    (:func:`_max_of_k_scores`).
+    data sets at that width, the grid's first on a tie; ``"tail"`` evaluates
+    the same null data sets and scores each feature at each width by the upper
+    tail of its contribution under a Pearson type III law fitted to the null
+    data sets' contributions at that width (:func:`_tail_scores`), then gives it
+    its largest score over the grid. Under the last four the scores are
+    adjusted for the choice among the grid's widths (:func:`_max_of_k_scores`).
 
     Returns
     -------
@@ -317,8 +320,9 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         best-scoring feature).
     mean_alignment : float
     z : ndarray of shape (n,)
-        ``c / se`` as normal scores (:func:`_normal_scores`; adjusted for the
-        grid under ``"evidence"``, ``"select"`` and ``"calibrated"``).
+        ``c / se`` as normal scores (:func:`_normal_scores`; under ``"tail"``
+        the null's tail, :func:`_tail_scores`; adjusted for the grid under
+        ``"evidence"``, ``"select"``, ``"calibrated"`` and ``"tail"``).
     """
     Xs = problem.X[:, cols]
     n = cols.size
@@ -328,11 +332,11 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
     n_batches = _n_batches(n_subsets, batch_size)
     sizes = np.diff(np.round(np.linspace(0, n_subsets, n_batches + 1)).astype(int))
     grid = np.atleast_1d(np.asarray(width, dtype=float))
-    every = width_rule in ("evidence", "select", "calibrated") and grid.size > 1
+    every = width_rule in ("evidence", "select", "calibrated", "tail") and grid.size > 1
     n_pilot = min(n_batches, PILOT_BATCHES) if grid.size > 1 and not every else 0
     W = grid.size if every else 1
     n_null = 0
-    if width_rule == "calibrated" and every:
+    if width_rule in ("calibrated", "tail") and every:
         n_null = min(NULL_MAX_PERMUTATIONS, -(-NULL_VALUES // max(n, 1)))
     # the null: fixed permutations of all the labels (one null data set each: the same features, no signal)
     n_samples = problem.y.shape[0]
@@ -426,6 +430,10 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
             mass = np.maximum(Z - t, 0.0).sum(axis=1)
         g = int(np.argmax(mass))  # ties (no evidence at any width): the grid's first width
         return est[g][0], est[g][1], float(grid[g]), align_sum[g] / max(align_n, 1), _max_of_k_scores(Z[g], W)
+    if width_rule == "tail":  # each width's contributions against the null data sets' at that width
+        for g in range(W):
+            Z[g] = _tail_scores(est[g][0], np.concatenate([_estimates(null_sums[q, g], counts)[0]
+                                                           for q in range(n_null)]))
     best = np.argmax(Z, axis=0)
     cols_ = np.arange(n)
     c = np.array([e[0] for e in est])[best, cols_]
