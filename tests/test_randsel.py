@@ -790,7 +790,7 @@ def test_tail_scores_are_calibrated_on_a_right_skewed_null(seed):
 
 
 def test_grid_rules_with_a_single_width_are_the_single_width_fit():
-    """With one width there is nothing to choose: the select and calibrated rules draw no permutation and
+    """With one width there is nothing to choose: the select, calibrated and tail rules draw no permutation and
     give the fit of the evidence rule (the default) bit for bit."""
     ds = make_dataset("xor", random_state=3, n_features=20)
     ref = RandSel(random_state=0, width=0.7).fit(ds.X, ds.y)
