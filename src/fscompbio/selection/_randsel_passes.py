@@ -421,10 +421,13 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         return c, se, float(grid[chosen]), align_sum[0] / max(align_n, 1), _normal_scores(c, se, n_batches)
     est = [_estimates(sums[g], counts) for g in range(W)]
     Z = np.array([_normal_scores(c, se, n_batches) for c, se in est])  # (W, n)
+    # the null data sets' contributions per width, (W, n_null * n): the calibrated and the tail rule's reference
+    null_c = np.array([np.concatenate([_estimates(null_sums[q, g], counts)[0] for q in range(n_null)])
+                       for g in range(W)]) if n_null else None
     if width_rule in ("select", "calibrated"):
         t = norm.isf(SELECT_LEVEL / max(n, 1))
         if n_null:  # each width: the features whose contribution exceeds every one of the null data sets
-            top0 = [max(_estimates(null_sums[q, g], counts)[0].max() for q in range(n_null)) for g in range(W)]
+            top0 = null_c.max(axis=1)
             mass = np.array([float((est[g][0] > top0[g]).sum()) for g in range(W)])
         else:
             mass = np.maximum(Z - t, 0.0).sum(axis=1)
@@ -432,8 +435,7 @@ def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, widt
         return est[g][0], est[g][1], float(grid[g]), align_sum[g] / max(align_n, 1), _max_of_k_scores(Z[g], W)
     if width_rule == "tail":  # each width's contributions against the null data sets' at that width
         for g in range(W):
-            Z[g] = _tail_scores(est[g][0], np.concatenate([_estimates(null_sums[q, g], counts)[0]
-                                                           for q in range(n_null)]))
+            Z[g] = _tail_scores(est[g][0], null_c[g])
     best = np.argmax(Z, axis=0)
     cols_ = np.arange(n)
     c = np.array([e[0] for e in est])[best, cols_]
