@@ -9,6 +9,8 @@
     also the thesis' old micro-array settings. Prints mean accuracy and mean fit time per fold, and
     randSel's ratios against MultiSURF and f_classif from the same run. The planted set is drawn 3 times
     (one draw's 5-fold accuracy has a standard error of about 0.03) and the mean row compares them.
+    ``--real`` names other shipped expression sets (the multi-class glioma and tox_171, the TB sets);
+    ``--split-seeds 0,1,2,3`` repeats the real sets' CV over several shuffles and reports their mean.
 (b) ``RandSel()`` fit time and peak traced memory (tracemalloc) on 200 x n synthetic sets, n = 1,000,
     10,000, 50,000, ranking only and with the defaults (the permutation test of ``selected_``), with the
     growth exponent between successive sizes.
@@ -107,14 +109,14 @@ def _rank_randsel(params):
     return rank
 
 
-def cv_table(name, X, y, methods, relevant=None):
+def cv_table(name, X, y, methods, relevant=None, split_seed=0):
     """Mean test accuracy and mean fit time per fold of each method (None: the SVM on all features).
 
     With ``relevant`` (a planted set) also, per method: the planted features in the top 50, the accuracy on
     the top 10, the accuracy on the planted features of the top 50 alone, and on those planted features with
     the rest of the 50 filled by noise features drawn at random (what its own 50 - hits noise
     features add or cost)."""
-    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))[:FOLDS_RUN[0]]
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=split_seed).split(X, y))[:FOLDS_RUN[0]]
     out = {}
     for label, rank in methods.items():
         accs, times, hits, acc10, acc_rel, acc_fill = [], [], [], [], [], []
@@ -157,7 +159,8 @@ def bench_a(args):
     if args.old:
         methods["RandSel(thesis old)"] = _rank_randsel(dict(n_subsets=10000, subsample=0.333, screen_above=None))
     sets = {}
-    for name in [] if args.no_real else REAL[:1] if args.quick else REAL:
+    real = args.real.split(",") if args.real else REAL
+    for name in [] if args.no_real else real[:1] if args.quick else real:
         data = expression_set(name)
         if data is None:
             print(f"(a) {name} not found in {[str(d) for d in DATA]}: skipped")
@@ -169,9 +172,17 @@ def bench_a(args):
         sets[f"planted draw {k}"] = (X, y)
         planted_sets[f"planted draw {k}"] = np.concatenate([pair, shifted])
     rows = []
+    split_seeds = [int(s) for s in args.split_seeds.split(",")]
     for name, (X, y) in sets.items():
         print(f"(a) {name}: {X.shape[0]} x {X.shape[1]}", flush=True)
-        rows.append((name, X.shape, cv_table(name, X, y, methods, planted_sets.get(name))))
+        if name in planted_sets or len(split_seeds) == 1:
+            rows.append((name, X.shape, cv_table(name, X, y, methods, planted_sets.get(name), split_seeds[0])))
+            continue
+        per = [cv_table(f"{name} s{k}", X, y, methods, split_seed=k) for k in split_seeds]
+        rows.append((f"{name}, mean of splits {args.split_seeds} (per split: "
+                     + "; ".join(f"{p['RandSel()'][0]:.3f} vs f {p['f_classif'][0]:.3f}, MS {p['MultiSURF'][0]:.3f}"
+                                 for p in per) + ")", X.shape,
+                     {k: tuple(float(np.mean([p[k][i] for p in per])) for i in range(2)) for k in methods}))
     planted = [res for name, _, res in rows if name.startswith("planted")]
     if len(planted) > 1:  # one draw's 5-fold accuracy has a standard error of about 0.03: the mean of the draws
         mean = {k: tuple(float(np.mean([r[k][i] for r in planted])) for i in range(len(planted[0][k])))
@@ -284,6 +295,12 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
     ap.add_argument("--folds-run", type=int, default=5, help="run the first k of the 5 folds in (a) (default 5)")
     ap.add_argument("--no-real", action="store_true", help="(a): the planted sets only")
+    ap.add_argument("--split-seeds", default="0",
+                    help="(a): comma-separated shuffle seeds of the real sets' 5-fold splits (default 0); with "
+                         "several, each set's row is the mean over the splits")
+    ap.add_argument("--real", default=None,
+                    help="(a): comma-separated shipped expression sets (default: prostate_ge,allaml,colon; also "
+                         "glioma, tox_171, tb_blood_gambia, tb_serum_metabolomics)")
     args = ap.parse_args()
     FOLDS_RUN[0] = args.folds_run
     print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
