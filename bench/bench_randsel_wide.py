@@ -9,6 +9,8 @@
     also the thesis' old micro-array settings. Prints mean accuracy and mean fit time per fold, and
     randSel's ratios against MultiSURF and f_classif from the same run. The planted set is drawn 3 times
     (one draw's 5-fold accuracy has a standard error of about 0.03) and the mean row compares them.
+    ``--ms-like-draws k`` adds k draws of a mass-spectrometry-like 200 x 10,000 set (log-normal intensities,
+    correlated neighbouring bins, signal in five blocks of 20: redundant relevant features; ``ms_like``).
     ``--real`` names other shipped expression sets (the multi-class glioma and tox_171, the TB sets);
     ``--split-seeds 0,1,2,3`` repeats the real sets' CV over several shuffles and reports their mean.
 (b) ``RandSel()`` fit time and peak traced memory (tracemalloc) on 200 x n synthetic sets, n = 1,000,
@@ -74,6 +76,37 @@ def planted_wide(n_samples=200, n_features=10_000, random_state=0):
     perm = rng.permutation(n_features)
     inv = np.argsort(perm)
     return X[:, perm], y, inv[:2], inv[2:12]
+
+
+def ms_like(n_samples=200, n_features=10_000, block=20, n_blocks_shifted=5, rho=0.8, random_state=0):
+    """A mass-spectrometry-like set: log-normal intensities, correlated neighbouring bins, signal in a few blocks.
+
+    The features come in blocks of ``block`` neighbouring bins whose latent normal values follow an AR(1)
+    chain (correlation ``rho`` between neighbours); ``n_blocks_shifted`` blocks are shifted by ``+-delta y``
+    (``delta`` from 0.3 to 0.6 latent standard deviations, every bin of the block alike: redundant relevant
+    features). Intensities are ``exp(mu_f + s_f z + t_i)`` with ``mu_f ~ N(0, 1)``, ``s_f ~ U(0.5, 1.5)``
+    (right tails of every weight) and a per-sample scale ``t_i ~ N(0, 0.3)`` (a total-ion-current factor
+    shared by all the features of a sample). Balanced classes, columns permuted. Returns ``X, y`` and the
+    permuted indices of the shifted blocks' features.
+    """
+    rng = np.random.default_rng(random_state)
+    y = np.where(np.arange(n_samples) < n_samples // 2, -1, 1)
+    rng.shuffle(y)
+    nb = n_features // block
+    E = rng.standard_normal((n_samples, nb, block))
+    Z = np.empty_like(E)
+    Z[:, :, 0] = E[:, :, 0]
+    for k in range(1, block):
+        Z[:, :, k] = rho * Z[:, :, k - 1] + np.sqrt(1 - rho**2) * E[:, :, k]
+    shifted = rng.choice(nb, n_blocks_shifted, replace=False)
+    for b, delta in zip(shifted, np.linspace(0.3, 0.6, n_blocks_shifted)):
+        Z[:, b, :] += delta * y[:, None]
+    Z = Z.reshape(n_samples, nb * block)
+    s, mu = rng.uniform(0.5, 1.5, nb * block), rng.normal(0.0, 1.0, nb * block)
+    X = np.exp(mu + s * Z + rng.normal(0.0, 0.3, n_samples)[:, None])
+    perm = rng.permutation(nb * block)
+    relevant = np.concatenate([np.arange(b * block, (b + 1) * block) for b in shifted])
+    return X[:, perm], y, np.argsort(perm)[relevant]
 
 
 def expression_set(name):
@@ -171,6 +204,10 @@ def bench_a(args):
         X, y, pair, shifted = planted_wide(n_features=2000 if args.quick else 10_000, random_state=k)
         sets[f"planted draw {k}"] = (X, y)
         planted_sets[f"planted draw {k}"] = np.concatenate([pair, shifted])
+    for k in range(args.ms_like_draws):
+        X, y, relevant = ms_like(n_features=2000 if args.quick else 10_000, random_state=k)
+        sets[f"ms-like draw {k}"] = (X, y)
+        planted_sets[f"ms-like draw {k}"] = relevant
     rows = []
     split_seeds = [int(s) for s in args.split_seeds.split(",")]
     for name, (X, y) in sets.items():
@@ -183,11 +220,13 @@ def bench_a(args):
                      + "; ".join(f"{p['RandSel()'][0]:.3f} vs f {p['f_classif'][0]:.3f}, MS {p['MultiSURF'][0]:.3f}"
                                  for p in per) + ")", X.shape,
                      {k: tuple(float(np.mean([p[k][i] for p in per])) for i in range(2)) for k in methods}))
-    planted = [res for name, _, res in rows if name.startswith("planted")]
-    if len(planted) > 1:  # one draw's 5-fold accuracy has a standard error of about 0.03: the mean of the draws
-        mean = {k: tuple(float(np.mean([r[k][i] for r in planted])) for i in range(len(planted[0][k])))
-                for k in methods}
-        rows.append((f"planted, mean of {len(planted)} draws", rows[-1][1], mean))
+    for kind in ("planted", "ms-like"):
+        drawn = [(shape, res) for name, shape, res in rows if name.startswith(f"{kind} draw")]
+        if len(drawn) > 1:  # one draw's 5-fold accuracy has a standard error of about 0.03: the mean of the draws
+            mean = {k: tuple(float(np.mean([r[k][i] for _, r in drawn])) for i in range(len(drawn[0][1][k])))
+                    for k in methods}
+            rows.append((f"{kind}, mean of {len(drawn)} draws", drawn[0][0], mean))
+    planted = [name for name, _, _ in rows if name.startswith(("planted", "ms-like"))]
     labels = list(methods)
     print("\n(a) summary: mean accuracy over 5 folds (top 50, Gaussian SVM) / fit CPU s per fold; "
           "randSel ratios from the same run")
@@ -201,13 +240,14 @@ def bench_a(args):
               + f" | {r[0] - m[0]:+.3f} | {r[0] - f[0]:+.3f} | {r[1] / m[1]:.3f} |")
     if planted:
         ranked = [k for k in labels if methods[k] is not None]
-        print("\n(a) planted sets: planted features (2 XOR + 10 shifted) in the top 50 / accuracy on the top 10 / "
+        print("\n(a) planted sets: planted features (2 XOR + 10 shifted; ms-like: the 100 of the shifted blocks) in the "
+              "top 50 / accuracy on the top 10 / "
               "accuracy on the planted features of the top 50 alone / on them with the rest of the 50 random noise "
               "features (mean over 5 folds)")
         print("| data set | " + " | ".join(ranked) + " |")
         print("| --- " * (len(ranked) + 1) + "|")
         for name, shape, res in rows:
-            if name.startswith("planted"):
+            if name.startswith(("planted", "ms-like")):
                 print(f"| {name} | " + " | ".join(
                     f"{res[k][2]:.1f} / {res[k][3]:.3f} / {res[k][4]:.3f} / {res[k][5]:.3f}" for k in ranked) + " |")
 
@@ -295,6 +335,9 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
     ap.add_argument("--folds-run", type=int, default=5, help="run the first k of the 5 folds in (a) (default 5)")
     ap.add_argument("--no-real", action="store_true", help="(a): the planted sets only")
+    ap.add_argument("--ms-like-draws", type=int, default=0,
+                    help="(a): draws of the mass-spectrometry-like 200 x 10,000 set (log-normal, correlated bins; "
+                         "default 0)")
     ap.add_argument("--split-seeds", default="0",
                     help="(a): comma-separated shuffle seeds of the real sets' 5-fold splits (default 0); with "
                          "several, each set's row is the mean over the splits")
