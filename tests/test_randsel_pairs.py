@@ -45,6 +45,21 @@ def test_pair_screen_matches_brute_force(seed, target):
         np.testing.assert_allclose(scores, [v for _, v in best], rtol=1e-6, atol=1e-9)
 
 
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("budget", [10**9, 4 * 120 * 45])
+def test_pair_screen_matches_brute_force_when_a_block_holds_more_rows_than_candidates(seed, budget):
+    """120 columns and 2 pairs asked (40 candidates): the first block (all 120 rows, or 45) keeps only its
+    entries at or above the 40th largest of its rows' maxima, and the top pairs are still those of a
+    pair-by-pair computation."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(70, 120))
+    y = np.where(X[:, 17] * X[:, 88] + 0.5 * rng.normal(size=70) > 0, 1, -1)
+    best = sorted(brute_force(X, y).items(), key=lambda kv: -kv[1])[:2]
+    pairs, scores = pair_product_screen(X, y, n_pairs=2, block_budget=budget)
+    assert [tuple(p) for p in pairs.tolist()] == [k for k, _ in best], (pairs, best)
+    np.testing.assert_allclose(scores, [v for _, v in best], rtol=1e-6, atol=1e-9)
+
+
 @pytest.mark.parametrize("budget", [10**9, 4 * 10 * 3])
 def test_pair_screen_without_the_squared_features_matches_brute_force(budget):
     """diagonal=False: the pairs (f, g > f) only, in one block and in blocks of three columns."""

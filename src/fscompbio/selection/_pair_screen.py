@@ -85,7 +85,8 @@ def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_B
     (columns scaled by their fourth moment's fourth root), keep the
     ``CANDIDATES_PER_PAIR x n_pairs`` best candidates and rescore them
     exactly (:func:`exact_pair_scores`); a block's entries below the best
-    candidates so far are dropped before any partial sort. The cost is about
+    candidates so far are dropped before any partial sort (in the first block, those below the
+    ``CANDIDATES_PER_PAIR x n_pairs``-th largest of its rows' maxima). The cost is about
     ``n d^2 / 2`` multiply-adds per label column (each block is multiplied
     with the columns from its own first one on).
 
@@ -131,8 +132,16 @@ def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_B
                 S += G * G
         for r in range(i1 - i0):  # (f, g < f) within the block (and g = f without the diagonal): counted once
             S[r, : r + (0 if diagonal else 1)] = -1.0
-        if finite and thr == -np.inf:  # every entry passes: the block as it is, without an index array
+        if finite and thr == -np.inf and S.shape[0] < n_cand:  # every entry passes: the block as it is
             flat, s_blk = None, S.ravel()
+        elif finite and thr == -np.inf:
+            # the first block: the n_cand-th largest of its rows' maxima is at most its n_cand-th largest entry
+            # (at least n_cand rows reach it), so only the entries at or above it can be candidates, and the
+            # partial sort sees those alone instead of the whole block
+            row_max = S.max(axis=1)
+            floor = np.partition(row_max, row_max.size - n_cand)[row_max.size - n_cand]
+            flat = np.flatnonzero(S.ravel() >= floor)
+            s_blk = S.ravel()[flat]
         else:
             flat = np.flatnonzero(S.ravel() > thr)
             s_blk = S.ravel()[flat]
