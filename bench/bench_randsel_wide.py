@@ -22,7 +22,11 @@
     whether ``RandSel(n_features_to_select=2)`` ranks the pair on top, the pair's ranks and the fit's CPU
     time (an interaction with no marginal effect, which only the second-order screen can keep).
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b|c|d]``
+(e) Multi-class sets (tox_171 and glioma, or ``--real``): per ranker, the class each top-50 feature separates
+    best (one-vs-rest F statistic) and each class's recall of the SVM on the top 50, 5-fold CV (split seed 0):
+    whether a ranker spends its 50 features on the easiest class.
+
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b|c|d|e]``
 (MultiSURF needs the ``bench`` extra: ``pip install -e '.[bench]'``). Prints a plain-text report; nothing
 is written.
 """
@@ -325,10 +329,46 @@ def bench_d(args):
     print(f"pair in the top 2 for {found} of 5 seeds")
 
 
+def bench_e(args):
+    """Multi-class sets: which class each ranker's top 50 separates, and each class's recall."""
+    from sklearn.metrics import confusion_matrix
+
+    names = args.real.split(",") if args.real else ["tox_171", "glioma"]
+    methods = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel({})}
+    print("\n(e) multi-class sets, 5-fold CV (split seed 0), top 50: the class each top-50 feature separates best "
+          "(largest one-vs-rest F statistic on all samples; counts summed over the folds, per class) and each "
+          "class's recall of the Gaussian SVM on the top 50")
+    print("| data set | ranker | top-50 features by the class they separate best | recall per class | accuracy |")
+    print("| --- | --- | --- | --- | --- |")
+    for name in names:
+        data = expression_set(name)
+        if data is None:
+            print(f"(e) {name} not found: skipped")
+            continue
+        X, y = data
+        classes = np.unique(y)
+        with warnings.catch_warnings():  # constant columns: F is nan, never the best class
+            warnings.simplefilter("ignore")
+            F = np.nan_to_num(np.array([f_classif(X, (y == c).astype(int))[0] for c in classes]), nan=-np.inf)
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+        for label, rank in methods.items():
+            conf = np.zeros((classes.size, classes.size), dtype=int)
+            counts = np.zeros(classes.size, dtype=int)
+            for tr, te in folds:
+                cols = rank(X[tr], y[tr])[:TOP]
+                counts += np.bincount(np.argmax(F[:, cols], axis=0), minlength=classes.size)
+                pred = _svm().fit(X[tr][:, cols], y[tr]).predict(X[te][:, cols])
+                conf += confusion_matrix(y[te], pred, labels=classes)
+            recall = np.diag(conf) / conf.sum(axis=1)
+            print(f"| {name} | {label} | " + ", ".join(f"{c}: {k}" for c, k in zip(classes, counts))
+                  + " | " + ", ".join(f"{c}: {r:.3f}" for c, r in zip(classes, recall))
+                  + f" | {np.trace(conf) / conf.sum():.3f} |", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
-    ap.add_argument("--only", choices=["a", "b", "c", "d"], default=None)
+    ap.add_argument("--only", choices=["a", "b", "c", "d", "e"], default=None)
     ap.add_argument("--planted-draws", type=int, default=3, help="draws of the planted set in (a) (default 3)")
     ap.add_argument("--null-draws", type=int, default=5, help="permuted labels per data set in (c) (default 5)")
     ap.add_argument("--old", action="store_true", help="also the thesis' old micro-array settings in (a)")
@@ -342,7 +382,8 @@ def main():
                     help="(a): comma-separated shuffle seeds of the real sets' 5-fold splits (default 0); with "
                          "several, each set's row is the mean over the splits")
     ap.add_argument("--real", default=None,
-                    help="(a): comma-separated shipped expression sets (default: prostate_ge,allaml,colon; also "
+                    help="(a), (e): comma-separated shipped expression sets (default: prostate_ge,allaml,colon, and "
+                         "tox_171,glioma for (e); also "
                          "glioma, tox_171, tb_blood_gambia, tb_serum_metabolomics)")
     args = ap.parse_args()
     FOLDS_RUN[0] = args.folds_run
@@ -358,6 +399,8 @@ def main():
             bench_c(args)
         if args.only in (None, "d"):
             bench_d(args)
+        if args.only in (None, "e"):
+            bench_e(args)
 
 
 if __name__ == "__main__":
