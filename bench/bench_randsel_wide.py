@@ -11,6 +11,7 @@
     (one draw's 5-fold accuracy has a standard error of about 0.03) and the mean row compares them.
     ``--ms-like-draws k`` adds k draws of a mass-spectrometry-like 200 x 10,000 set (log-normal intensities,
     correlated neighbouring bins, signal in five blocks of 20: redundant relevant features; ``ms_like``).
+    ``--local`` adds ``RandSel(label_kernel="local")``.
     ``--real`` names other shipped expression sets (the multi-class glioma and tox_171, the TB sets);
     ``--split-seeds 0,1,2,3`` repeats the real sets' CV over several shuffles and reports their mean.
 (b) ``RandSel()`` fit time and peak traced memory (tracemalloc) on 200 x n synthetic sets, n = 1,000,
@@ -193,6 +194,8 @@ def cv_table(name, X, y, methods, relevant=None, split_seed=0):
 def bench_a(args):
     methods = {"SVM all features": None, "MultiSURF": _rank_multisurf, "f_classif": _rank_f,
                "RandSel()": _rank_randsel({})}
+    if args.local:
+        methods["RandSel(local)"] = _rank_randsel(dict(label_kernel="local"))
     if args.old:
         methods["RandSel(thesis old)"] = _rank_randsel(dict(n_subsets=10000, subsample=0.333, screen_above=None))
     sets = {}
@@ -335,6 +338,8 @@ def bench_e(args):
 
     names = args.real.split(",") if args.real else ["tox_171", "glioma"]
     methods = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel({})}
+    if args.local:
+        methods["RandSel(local)"] = _rank_randsel(dict(label_kernel="local"))
     print("\n(e) multi-class sets, 5-fold CV (split seed 0), top 50: the class each top-50 feature separates best "
           "(largest one-vs-rest F statistic on all samples; counts summed over the folds, per class) and each "
           "class's recall of the Gaussian SVM on the top 50")
@@ -375,6 +380,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
     ap.add_argument("--folds-run", type=int, default=5, help="run the first k of the 5 folds in (a) (default 5)")
     ap.add_argument("--no-real", action="store_true", help="(a): the planted sets only")
+    ap.add_argument("--local", action="store_true",
+                    help="(a), (e): also RandSel(label_kernel='local') (Relief's near hits and misses as the target)")
     ap.add_argument("--ms-like-draws", type=int, default=0,
                     help="(a): draws of the mass-spectrometry-like 200 x 10,000 set (log-normal, correlated bins; "
                          "default 0)")

@@ -40,6 +40,8 @@ __all__ = [
     "alignment",
     "hsic",
     "label_kernel",
+    "neighbourhood",
+    "local_label_kernels",
     "label_kernels",
     "task_of_target",
 ]
@@ -456,3 +458,62 @@ def label_kernels(Y, *, kind="auto"):
         n_pos = pos.sum(axis=1, keepdims=True)
         S = S / np.where(pos, n_pos, Y.shape[1] - n_pos)
     return S[:, :, None] * S[:, None, :]
+
+
+def neighbourhood(X, n_neighbors):
+    """Symmetric 0/1 matrix of near pairs: ``N_ij = 1`` where ``j`` is among the ``n_neighbors`` nearest
+    samples of ``i`` (Euclidean) or ``i`` among ``j``'s; the diagonal is 0.
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, d)
+    n_neighbors : int
+        At least 1 and below ``m``.
+
+    Returns
+    -------
+    N : ndarray of shape (m, m)
+    """
+    from sklearn.neighbors import NearestNeighbors
+
+    X = np.asarray(X, dtype=float)
+    m = X.shape[0]
+    if not 1 <= int(n_neighbors) < m:
+        raise ValueError(f"n_neighbors must be at least 1 and below the {m} samples; got {n_neighbors}")
+    # the k + 1 nearest, each sample's own first (ties with an identical sample: whichever comes first)
+    idx = NearestNeighbors(n_neighbors=int(n_neighbors) + 1).fit(X).kneighbors(X, return_distance=False)
+    N = np.zeros((m, m))
+    np.put_along_axis(N, idx, 1.0, axis=1)
+    np.fill_diagonal(N, 0.0)
+    return np.maximum(N, N.T)
+
+
+def local_label_kernels(Y, near):
+    """Relief's target as a label kernel: ``+1`` for a near pair of one class (a near hit), ``-1`` for a near
+    pair of two classes (a near miss), 0 for a pair that is not near.
+
+    With a Gaussian kernel ``K = exp(-gamma D)`` on one feature (``D`` its squared differences), the inner
+    product ``<K, L> = sum_ij L_ij + gamma (sum_misses D_ij - sum_hits D_ij) + O(gamma^2)``: to first order
+    in ``gamma`` it is the Relief score of Kira & Rendell (1992), "A practical approach to feature
+    selection", and Kononenko (1994), "Estimating attributes: analysis and extensions of RELIEF" (with
+    squared differences and the ``k`` nearest neighbours of each sample), which sees what tells near samples of different classes
+    apart, class pair by class pair, where an alignment with the whole label kernel is led by the classes
+    most apart.
+
+    Parameters
+    ----------
+    Y : array-like of shape (m,) or (q, m)
+        Class labels (one target per row).
+    near : ndarray of shape (m, m)
+        The near pairs (:func:`neighbourhood`), the same for every row of ``Y``.
+
+    Returns
+    -------
+    L : ndarray of shape (m, m) or (q, m, m)
+    """
+    Y = np.asarray(Y)
+    near = np.asarray(near, dtype=float)
+    if near.shape != (Y.shape[-1], Y.shape[-1]):
+        raise ValueError(f"near must have shape ({Y.shape[-1]}, {Y.shape[-1]}); got {near.shape}")
+    same = Y[..., :, None] == Y[..., None, :]
+    return near * np.where(same, 1.0, -1.0)

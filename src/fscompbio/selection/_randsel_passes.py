@@ -28,7 +28,15 @@ from .._pairs import (
     transpose_product,
     whole_pair_tensor,
 )
-from ..kernels import gamma_from_median_sq, label_kernel, label_kernels, median_sq_distance, task_of_target
+from ..kernels import (
+    gamma_from_median_sq,
+    label_kernel,
+    label_kernels,
+    local_label_kernels,
+    median_sq_distance,
+    neighbourhood,
+    task_of_target,
+)
 from ._randsel_inference import _estimates, _max_of_k_scores, _normal_scores, _tail_scores
 
 __all__ = ["random_subset_masks", "balanced_subsample", "auto_subsample", "auto_n_subsets"]
@@ -67,6 +75,9 @@ SCREEN_WIDTH = 2.0
 SCREEN_CULL_FRACTION = 0.5
 #: the members of this many pairs, best by the second-order screen, survive the first-order screen
 SCREEN_PAIRS = 5
+#: ``label_kernel="local"``: each sample's near pairs are its this many nearest samples (Euclidean, on the
+#: standardised features of the fit), in either direction (RandSel's ``n_neighbors`` default)
+LOCAL_NEIGHBOURS = 10
 #: after a screen, ``selected_`` is tested against at most this many label permutations (``ceil(1 / alpha) - 1``)
 MAX_AUTO_PERMUTATIONS = 99
 #: the test pass of a screened fit draws TEST_SUBSETS_FACTOR x screen_subsets random halves in TEST_BATCHES
@@ -137,7 +148,7 @@ def _log_comb(n, k):
 class _Problem:
     """The data of one fit: standardised X, the target and how subsamples are drawn."""
 
-    def __init__(self, X, y, *, subsample, balanced, label_kind, rng):
+    def __init__(self, X, y, *, subsample, balanced, label_kind, rng, n_neighbors=None):
         self.X = X
         self.y = y
         self.rng = rng
@@ -182,6 +193,15 @@ class _Problem:
                     "subsample carries no alignment; use balanced=True or a larger subsample"
                 )
         self.s = s
+        #: the near pairs of label_kernel="local" (label-free: permuted labels share them), else None
+        self.near = None
+        if label_kind == "local":
+            if not self.classification:
+                raise ValueError("label_kernel='local' needs class labels; got a real-valued y")
+            k = LOCAL_NEIGHBOURS if n_neighbors is None else int(n_neighbors)
+            if k >= m:
+                raise ValueError(f"n_neighbors={k} needs more samples than the {m} of X (label_kernel='local')")
+            self.near = neighbourhood(X, k)
         self._layouts = {}
         self._members = class_members(self.y_inv) if self.classification and balanced else None
 
@@ -200,6 +220,8 @@ class _Problem:
 
     def target(self, rows):
         layout = self.layout(rows.size)
+        if self.near is not None:
+            return layout, CenteredTarget(local_label_kernels(self.y_inv[rows], self.near[np.ix_(rows, rows)]), layout)
         return layout, CenteredTarget(label_kernel(self.y[rows], kind=self.kind), layout)
 
 
@@ -267,6 +289,8 @@ def _null_targets(problem, perms, rows, layout):
         labels, live = problem.y[perms[:, rows]], np.arange(perms.shape[0])
     if live.size == 0:
         return None, live
+    if problem.near is not None:
+        return CenteredTargets(local_label_kernels(labels, problem.near[np.ix_(rows, rows)]), layout), live
     return CenteredTargets(label_kernels(labels, kind=problem.kind), layout), live
 
 
@@ -550,11 +574,12 @@ def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
     return c, se, float(grid[chosen]), align_sum / max(align_n, 1)
 
 
-def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rng):
+def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rng, near=None):
     """Normal scores of the first-order contributions of every feature of ``X`` for each label vector of
     ``ys`` (``(L, n_samples)``), as in :func:`_screen_iteration` but with every label vector on the same
     subsamples (uniform, whatever the labels) and random halves, so that the real labels and their
-    permutations are exchangeable under the null. Returns ``(L, n_features)``."""
+    permutations are exchangeable under the null. ``near``: the near pairs of ``label_kernel="local"``
+    (the same for every label vector), else None. Returns ``(L, n_features)``."""
     m, n = X.shape
     L = ys.shape[0]
     h = max(1, n // 2)
@@ -587,7 +612,8 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
                 # kernel is zero, so the subsample says nothing about any feature: contribution 0, for the
                 # real labels and a permutation alike (they stay exchangeable)
                 continue
-            target = CenteredTarget(label_kernel(yb, kind=kind), layout)
+            kernel = label_kernel(yb, kind=kind) if near is None else local_label_kernels(yb, near[np.ix_(rows, rows)])
+            target = CenteredTarget(kernel, layout)
             _, grad = batched_alignment(K, target, estimator, gradient=True)
             V[:, i] = (grad * K * -gamma).sum(axis=1)
         batch = transpose_product(Xb, ws, V, T=T).T  # (L, n)
