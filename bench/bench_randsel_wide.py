@@ -90,7 +90,7 @@ def ms_like(n_samples=200, n_features=10_000, block=20, n_blocks_shifted=5, rho=
     chain (correlation ``rho`` between neighbours); ``n_blocks_shifted`` blocks are shifted by ``+-delta y``
     (``delta`` from 0.3 to 0.6 latent standard deviations, every bin of the block alike: redundant relevant
     features). Intensities are ``exp(mu_f + s_f z + t_i)`` with ``mu_f ~ N(0, 1)``, ``s_f ~ U(0.5, 1.5)``
-    (right tails of every weight) and a per-sample scale ``t_i ~ N(0, 0.3)`` (a total-ion-current factor
+    (every bin right-skewed) and a per-sample scale ``t_i ~ N(0, 0.3)`` (a total-ion-current factor
     shared by all the features of a sample). Balanced classes, columns permuted. Returns ``X, y`` and the
     permuted indices of the shifted blocks' features.
     """
@@ -247,8 +247,8 @@ def bench_a(args):
               + f" | {r[0] - m[0]:+.3f} | {r[0] - f[0]:+.3f} | {r[1] / m[1]:.3f} |")
     if planted:
         ranked = [k for k in labels if methods[k] is not None]
-        print("\n(a) planted sets: planted features (2 XOR + 10 shifted; ms-like: the 100 of the shifted blocks) in the "
-              "top 50 / accuracy on the top 10 / "
+        print("\n(a) planted sets: planted features (2 XOR + 10 shifted; ms-like: the 100 of the shifted "
+              "blocks) in the top 50 / accuracy on the top 10 / "
               "accuracy on the planted features of the top 50 alone / on them with the rest of the 50 random noise "
               "features (mean over 5 folds)")
         print("| data set | " + " | ".join(ranked) + " |")

@@ -496,9 +496,9 @@ def local_label_kernels(Y, near):
     product ``<K, L> = sum_ij L_ij + gamma (sum_misses D_ij - sum_hits D_ij) + O(gamma^2)``: to first order
     in ``gamma`` it is the Relief score of Kira & Rendell (1992), "A practical approach to feature
     selection", and Kononenko (1994), "Estimating attributes: analysis and extensions of RELIEF" (with
-    squared differences and the ``k`` nearest neighbours of each sample), which sees what tells near samples of different classes
-    apart, class pair by class pair, where an alignment with the whole label kernel is led by the classes
-    most apart.
+    squared differences and the ``k`` nearest neighbours of each sample), which sees what tells near samples
+    of different classes apart, class pair by class pair, where an alignment with the whole label kernel is
+    led by the classes most apart.
 
     Parameters
     ----------
