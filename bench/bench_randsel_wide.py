@@ -147,6 +147,14 @@ def _rank_randsel(params):
     return rank
 
 
+def _rankers(args):
+    """The rankers compared: MultiSURF, f_classif, RandSel() and, with ``--local``, RandSel(label_kernel="local")."""
+    rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel({})}
+    if args.local:
+        rankers["RandSel(local)"] = _rank_randsel(dict(label_kernel="local"))
+    return rankers
+
+
 def cv_table(name, X, y, methods, relevant=None, split_seed=0):
     """Mean test accuracy and mean fit time per fold of each method (None: the SVM on all features).
 
@@ -192,10 +200,7 @@ def cv_table(name, X, y, methods, relevant=None, split_seed=0):
 
 
 def bench_a(args):
-    methods = {"SVM all features": None, "MultiSURF": _rank_multisurf, "f_classif": _rank_f,
-               "RandSel()": _rank_randsel({})}
-    if args.local:
-        methods["RandSel(local)"] = _rank_randsel(dict(label_kernel="local"))
+    methods = {"SVM all features": None, **_rankers(args)}
     if args.old:
         methods["RandSel(thesis old)"] = _rank_randsel(dict(n_subsets=10000, subsample=0.333, screen_above=None))
     sets = {}
@@ -337,9 +342,7 @@ def bench_e(args):
     from sklearn.metrics import confusion_matrix
 
     names = args.real.split(",") if args.real else ["tox_171", "glioma"]
-    methods = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel({})}
-    if args.local:
-        methods["RandSel(local)"] = _rank_randsel(dict(label_kernel="local"))
+    methods = _rankers(args)
     print("\n(e) multi-class sets, 5-fold CV (split seed 0), top 50: the class each top-50 feature separates best "
           "(largest one-vs-rest F statistic on all samples; counts summed over the folds, per class) and each "
           "class's recall of the Gaussian SVM on the top 50")

@@ -81,5 +81,5 @@ def test_n_neighbors_sets_the_neighbourhood_and_is_checked():
     assert not np.allclose(a, b)
     np.testing.assert_array_equal(RandSel(n_neighbors=3, random_state=0).fit(X, y).scores_,
                                   RandSel(n_neighbors=15, random_state=0).fit(X, y).scores_)
-    with pytest.raises(ValueError, match="n_neighbors=60 needs more samples than the 60"):
+    with pytest.raises(ValueError, match="n_neighbors=60 needs at least 1 and fewer than the 60 samples"):
         RandSel(label_kernel="local", n_neighbors=60).fit(X, y)

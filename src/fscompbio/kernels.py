@@ -479,7 +479,7 @@ def neighbourhood(X, n_neighbors):
     X = np.asarray(X, dtype=float)
     m = X.shape[0]
     if not 1 <= int(n_neighbors) < m:
-        raise ValueError(f"n_neighbors must be at least 1 and below the {m} samples; got {n_neighbors}")
+        raise ValueError(f"n_neighbors={n_neighbors} needs at least 1 and fewer than the {m} samples of X")
     # the k + 1 nearest, each sample's own first (ties with an identical sample: whichever comes first)
     idx = NearestNeighbors(n_neighbors=int(n_neighbors) + 1).fit(X).kneighbors(X, return_distance=False)
     N = np.zeros((m, m))

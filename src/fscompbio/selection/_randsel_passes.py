@@ -145,10 +145,20 @@ def _log_comb(n, k):
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
+def _label_kernels(labels, kind, near, rows):
+    """The label kernel of ``labels`` on the subsample ``rows`` (``(s,)``: one kernel; ``(q, s)``: a stack):
+    of ``kind``, or Relief's local target on the near pairs ``near`` of all the samples when it is given
+    (``label_kernel="local"``)."""
+    labels = np.asarray(labels)
+    if near is not None:
+        return local_label_kernels(labels, near[np.ix_(rows, rows)])
+    return label_kernel(labels, kind=kind) if labels.ndim == 1 else label_kernels(labels, kind=kind)
+
+
 class _Problem:
     """The data of one fit: standardised X, the target and how subsamples are drawn."""
 
-    def __init__(self, X, y, *, subsample, balanced, label_kind, rng, n_neighbors=None):
+    def __init__(self, X, y, *, subsample, balanced, label_kind, rng, n_neighbors=LOCAL_NEIGHBOURS):
         self.X = X
         self.y = y
         self.rng = rng
@@ -198,10 +208,7 @@ class _Problem:
         if label_kind == "local":
             if not self.classification:
                 raise ValueError("label_kernel='local' needs class labels; got a real-valued y")
-            k = LOCAL_NEIGHBOURS if n_neighbors is None else int(n_neighbors)
-            if k >= m:
-                raise ValueError(f"n_neighbors={k} needs more samples than the {m} of X (label_kernel='local')")
-            self.near = neighbourhood(X, k)
+            self.near = neighbourhood(X, n_neighbors)
         self._layouts = {}
         self._members = class_members(self.y_inv) if self.classification and balanced else None
 
@@ -220,9 +227,7 @@ class _Problem:
 
     def target(self, rows):
         layout = self.layout(rows.size)
-        if self.near is not None:
-            return layout, CenteredTarget(local_label_kernels(self.y_inv[rows], self.near[np.ix_(rows, rows)]), layout)
-        return layout, CenteredTarget(label_kernel(self.y[rows], kind=self.kind), layout)
+        return layout, CenteredTarget(_label_kernels(self.y[rows], self.kind, self.near, rows), layout)
 
 
 def _sq_distances(Xr, layout, Mm, extra=None, ws=None):
@@ -289,9 +294,7 @@ def _null_targets(problem, perms, rows, layout):
         labels, live = problem.y[perms[:, rows]], np.arange(perms.shape[0])
     if live.size == 0:
         return None, live
-    if problem.near is not None:
-        return CenteredTargets(local_label_kernels(labels, problem.near[np.ix_(rows, rows)]), layout), live
-    return CenteredTargets(label_kernels(labels, kind=problem.kind), layout), live
+    return CenteredTargets(_label_kernels(labels, problem.kind, problem.near, rows), layout), live
 
 
 def _iteration(problem, cols, n_subsets, batch_size, width, estimator, rng, width_scale="minus",
@@ -612,8 +615,7 @@ def _screen_test_scores(X, ys, kind, s, n_sets, batch_size, width, estimator, rn
                 # kernel is zero, so the subsample says nothing about any feature: contribution 0, for the
                 # real labels and a permutation alike (they stay exchangeable)
                 continue
-            kernel = label_kernel(yb, kind=kind) if near is None else local_label_kernels(yb, near[np.ix_(rows, rows)])
-            target = CenteredTarget(kernel, layout)
+            target = CenteredTarget(_label_kernels(yb, kind, near, rows), layout)
             _, grad = batched_alignment(K, target, estimator, gradient=True)
             V[:, i] = (grad * K * -gamma).sum(axis=1)
         batch = transpose_product(Xb, ws, V, T=T).T  # (L, n)
