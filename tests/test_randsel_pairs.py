@@ -148,7 +148,11 @@ def test_no_pair_is_fixed_on_wide_noise():
 
 def test_no_pair_screen_up_to_its_threshold_or_when_disabled():
     X, y, _ = permuted_xor(0, 600, n_samples=100)
-    assert RandSel(random_state=0, n_subsets=50).fit(X[:, :40], y).screen_pairs_.shape == (0, 2)  # 40 <= 500
+    assert RandSel(random_state=0, n_subsets=50).fit(X[:, :40], y).screen_pairs_.shape == (5, 2)  # any width
+    assert RandSel(random_state=0, n_subsets=50, pair_screen_above=None,  # up to screen_above's 500
+                   ).fit(X[:, :40], y).screen_pairs_.shape == (0, 2)
+    assert RandSel(random_state=0, n_subsets=50, pair_screen_above=40).fit(X[:, :40], y).screen_pairs_.shape == (0, 2)
+    assert RandSel(random_state=0, n_subsets=50, pair_screen_above=39).fit(X[:, :40], y).screen_pairs_.shape == (5, 2)
     assert RandSel(random_state=0, screen_above=None, pair_screen_above=0,
                    n_subsets=50).fit(X[:, :40], y).screen_pairs_.shape == (0, 2)
     sel = RandSel(random_state=0, screen_pairs=0, n_features_to_select=2, screen_subsets=20).fit(X, y)
@@ -181,3 +185,20 @@ def test_pair_screen_fixes_an_established_pair_on_narrow_data(seed):
     assert sel.screen_pair_pvalues_[0] <= 0.05
     assert set(sel.fixed_.tolist()) >= rel
     assert set(np.argsort(sel.ranking_, kind="stable")[:2].tolist()) == rel
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_fit_without_a_significant_pair_is_the_same_with_or_without_the_pair_screen(seed):
+    """Linear Zhang with feature noise (300 x 200, columns permuted; binary labels shifted by +-0.25, so no
+    product of two features is correlated with the label): the pair screen on data of any width (the default)
+    scores every pair, fixes none and draws no random number, so the fit is that of ``pair_screen_above=None``
+    bit for bit."""
+    ds = make_dataset("linear_zhang_feature_noise", random_state=seed)
+    X = ds.X[:, np.random.default_rng(seed).permutation(ds.X.shape[1])]
+    a = RandSel(random_state=seed, n_subsets=200).fit(X, ds.y)
+    b = RandSel(random_state=seed, n_subsets=200, pair_screen_above=None).fit(X, ds.y)
+    assert a.screen_pairs_.shape == (5, 2) and b.screen_pairs_.shape == (0, 2)
+    assert a.fixed_.size == 0 and np.all(a.screen_pair_pvalues_ > 0.05)
+    np.testing.assert_array_equal(a.ranking_, b.ranking_)
+    np.testing.assert_array_equal(a.selected_, b.selected_)
+    np.testing.assert_array_equal(a.contributions_, b.contributions_)
