@@ -25,7 +25,7 @@ splits, which selected set). The targets:
     all splits beside it (folds of one split are not independent: a guide to the noise, not a test).
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_scorecard.py [--quick] [--only abcde]`` (about
-40 minutes on one core; ``--quick`` a smoke run of a few minutes on smaller sets, whose verdicts are not the
+30 minutes on one core; ``--quick`` a smoke run of a few minutes on smaller sets, whose verdicts are not the
 targets'). MultiSURF needs the ``bench`` extra (``pip install -e '.[bench]'``). Prints a plain-text report;
 nothing is written.
 """
