@@ -131,3 +131,17 @@ def test_the_docs_show_the_recorded_settings():
         m = json.loads(rec.read_text())
         assert (REPO / m["overlay"]).read_text() == m["overlay_text"], f"{m['overlay']} changed since it was recorded"
         assert yaml.safe_load(m["overlay_text"])
+
+
+def test_a_setting_is_compared_with_the_archive_s_claims_when_it_was_recorded(tmp_path):
+    """A later part of the archive that changes the archive's claims does not count as the setting's doing: its
+    verdicts are compared with the claims kept beside its record; without them, with the archive's own."""
+    from tools.setting_verdicts import BASELINE, baseline_claims
+
+    header = "id,verdict,numbers\n"
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "claims.csv").write_text(header + "a,partly,1\n")
+    (tmp_path / "settings" / "s").mkdir(parents=True)
+    assert baseline_claims(tmp_path, "s")["a"]["verdict"] == "partly"
+    (tmp_path / "settings" / "s" / BASELINE).write_text(header + "a,holds,1\n")
+    assert baseline_claims(tmp_path, "s")["a"]["verdict"] == "holds"

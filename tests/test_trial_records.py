@@ -15,7 +15,8 @@ ARCHIVE = REPO / "archive" / "thesis"
 
 
 def test_the_trial_moves_three_verdicts():
-    table = compare_claims(read_claims(ARCHIVE / "report" / "claims.csv"), read_claims(TRIAL / "claims.csv"))
+    # against the archive's claims when the trial ran (kept with it: later parts of the archive re-ran other jobs)
+    table = compare_claims(read_claims(TRIAL / "archive_claims.csv"), read_claims(TRIAL / "claims.csv"))
     assert table["evaluated"].all()
     moved = table[table["changed"]].set_index("id")
     assert moved[["verdict_1", "verdict_2"]].to_dict("index") == {

@@ -12,7 +12,9 @@ both are measured, not estimated:
 run in which Snakemake re-ran what the overlay changes). It refuses a run in which Snakemake has jobs left,
 then keeps in ``ARCHIVE/settings/NAME/``: the overlay's text, the run's commit, every job of ``RULES`` that ran
 again there (its benchmark file differs from the archived one) with the CPU time it measured and the one the
-same job measured in the archive, and the run's claims table (``claims.csv``).
+same job measured in the archive, the run's claims table (``claims.csv``) and the archive's at that time
+(``archive_claims.csv``: the setting's verdicts are compared with it, so that a later part of the archive that
+re-runs other jobs does not count as the setting's doing).
 
 ``doc`` writes docs/reproduction.md's block between its ``thesis-settings`` markers: per setting, the CPU time
 of its jobs against the archive's same jobs, the whole config's CPU-hours under it (the archive's jobs, with
@@ -35,6 +37,8 @@ from tools.run_archive import REPO, REPORT_DIR, _config_paths, _git, dry_run, ma
 SETTINGS_DIR = REPO / "config" / "settings"
 #: where a setting's record lives in an archive
 RECORDS = "settings"
+#: the archive's claims when a setting was recorded, beside its record: what the setting's claims are compared with
+BASELINE = "archive_claims.csv"
 #: the fields of a claim that make its verdict (its numbers may move without them)
 VERDICT_FIELDS = ("verdict", "replication", "verdict_by_reading", "robust")
 #: the page and the markers of :func:`doc_settings`'s block
@@ -99,6 +103,9 @@ def record(name, run_dir, rules, archive=REPO / "archive" / "thesis"):
     out.mkdir(parents=True, exist_ok=True)
     claims = (run_dir / REPORT_DIR / "claims.csv").read_text()
     write_text(claims, out / "claims.csv")
+    # the archive's claims the setting is compared with: a later part of the archive that re-runs other jobs
+    # changes the archive's claims, not what this setting moves
+    write_text((archive / "report" / "claims.csv").read_text(), out / BASELINE)
     manifest = {"setting": name, "overlay": overlay.relative_to(REPO).as_posix(), "overlay_text": overlay.read_text(),
                 "configfiles": base, "commit": _git(run_dir, "rev-parse", "HEAD"),
                 "tree_changed": bool(_git(run_dir, "status", "--porcelain", "--untracked-files=no")),
@@ -125,6 +132,12 @@ def moved_verdicts(before, after):
     return moved
 
 
+def baseline_claims(archive, setting):
+    """The archive's claims when ``setting`` was recorded (kept beside its record), else the archive's own."""
+    kept = Path(archive) / RECORDS / setting / BASELINE
+    return _claims(kept if kept.is_file() else Path(archive) / "report" / "claims.csv")
+
+
 def records(archive):
     root = Path(archive) / RECORDS
     return [json.loads(p.read_text()) for p in sorted(root.glob("*/manifest.json"))] if root.is_dir() else []
@@ -139,15 +152,16 @@ def summaries(archive=REPO / "archive" / "thesis"):
     if not recs:
         return []
     total = sum((j.get("times") or {}).get("job_cpu_s") or 0.0 for m in manifests(archive) for j in m["jobs"])
-    base = _claims(archive / "report" / "claims.csv")
+    current = _claims(archive / "report" / "claims.csv")
     out = []
     for rec in recs:
+        base = baseline_claims(archive, rec["setting"])
         now = sum(j["cpu_s"] for j in rec["jobs"])
         then = sum(j["archived_cpu_s"] or 0.0 for j in rec["jobs"])
         after = _claims(archive / RECORDS / rec["setting"] / "claims.csv")
         out.append({"record": rec, "now": now, "then": then, "total": total, "total_under": total - then + now,
                     "unpaired": sum(j["archived_cpu_s"] is None for j in rec["jobs"]),
-                    "moved": moved_verdicts(base, after), "n_claims": len(base),
+                    "moved": moved_verdicts(base, after), "n_claims": len(base), "later_parts": base != current,
                     "numbers_moved": sum(base[c]["numbers"] != after[c]["numbers"] for c in set(base) & set(after))})
     return out
 
@@ -170,6 +184,9 @@ def doc_settings(archive=REPO / "archive" / "thesis"):
                      + (f"; {s['unpaired']} of them have no archived time" if s["unpaired"] else "") + ".")
         lines.append(f"- The whole config's jobs under it: **{s['total_under'] / 3600:.2f} CPU-hours**, against "
                      f"{s['total'] / 3600:.2f} in the archive (the jobs' own CPU time; Snakemake's not included).")
+        if s["later_parts"]:
+            lines.append("- Its claims are compared with the archive's when it was recorded (kept beside its record): "
+                         "parts archived since re-ran jobs it does not touch.")
         if moved:
             lines += [f"- Claims whose verdict moves ({len({m[0] for m in moved})} of {s['n_claims']}; the numbers "
                       f"of {s['numbers_moved']} moved):", "", "  | claim | field | archive | under the setting |",
