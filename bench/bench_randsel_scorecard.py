@@ -55,7 +55,8 @@ from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 
 # bench/ is the script's directory
 from bench_randsel_readings import PEERS, permuted, workflow_draw
-from bench_randsel_wide import TOP, _rank_f, _rank_multisurf, _rank_randsel, _svm, expression_set, planted_wide
+from bench_randsel_wide import (TOP, _rank_f, _rank_multisurf, _rank_randsel, _svm, expression_set, planted_wide,
+                                xor_pair_ranks)
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = []  # (target, reading, randSel, peers, verdict), printed together at the end
@@ -132,16 +133,7 @@ def part_c(args):
     print("| --- | --- | --- |")
     found, slowest = 0, 0.0
     for seed in range(5):
-        rng = np.random.default_rng(seed)
-        X = rng.standard_normal((300, n_features))
-        y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
-        perm = rng.permutation(n_features)
-        X = X[:, perm]
-        pair = np.flatnonzero(np.isin(perm, [0, 1]))
-        t0 = time.process_time()
-        sel = quiet_fit(X, y, n_features_to_select=2, random_state=seed)
-        dt = time.process_time() - t0
-        ranks = sorted(int(r) for r in sel.ranking_[pair])
+        ranks, dt = xor_pair_ranks(seed, n_features)
         found += ranks == [1, 2]
         slowest = max(slowest, dt)
         print(f"| {seed} | {ranks[0]}, {ranks[1]} | {dt:.1f} |", flush=True)
