@@ -9,7 +9,8 @@ from threadpoolctl import threadpool_limits
 
 from fscompbio.datasets import make_dataset
 from fscompbio.selection import RandSel
-from fscompbio.selection._pair_screen import centred_label_columns, pair_product_screen, pair_pvalues
+from fscompbio.selection._pair_screen import (centred_label_columns, main_effect_pvalues, main_effect_scores,
+                                              pair_product_screen, pair_pvalues)
 
 
 def brute_force(X, y, diagonal=True):
@@ -202,3 +203,70 @@ def test_a_fit_without_a_significant_pair_is_the_same_with_or_without_the_pair_s
     np.testing.assert_array_equal(a.ranking_, b.ranking_)
     np.testing.assert_array_equal(a.selected_, b.selected_)
     np.testing.assert_array_equal(a.contributions_, b.contributions_)
+
+
+@pytest.mark.parametrize("target", ["binary", "multiclass", "regression"])
+def test_main_effect_scores_match_brute_force_and_their_pvalues_are_calibrated(target):
+    """Each feature's score is its squared correlation with the centred label (summed over the label's
+    columns), and under the null (200 x 40, seeds 0-9) the unadjusted p-values fall below 0.05 for about 5% of
+    the features (multiclass, a conservative bound: at most that); adjusted = unadjusted x 40."""
+    below, total = 0, 0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        X = rng.standard_normal((200, 40)) * rng.uniform(0.5, 3.0, 40)
+        y = {"binary": rng.integers(0, 2, 200), "multiclass": rng.integers(0, 4, 200),
+             "regression": rng.standard_normal(200)}[target]
+        Yc = centred_label_columns(y)
+        ref = [sum(np.corrcoef(Yc[:, q], X[:, f])[0, 1] ** 2 for q in range(Yc.shape[1])) for f in range(40)]
+        scores = main_effect_scores(X, y)
+        np.testing.assert_allclose(scores, ref, rtol=1e-10)
+        raw, adj = main_effect_pvalues(scores, y, 1), main_effect_pvalues(scores, y, 40)
+        small = raw * 40 < 1
+        np.testing.assert_allclose(adj[small], raw[small] * 40)
+        below += int((raw <= 0.05).sum())
+        total += scores.size
+    rate = below / total
+    assert rate <= 0.07 and (target == "multiclass" or rate >= 0.03), rate
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_fix_main_effects_fixes_planted_linear_features(seed):
+    """Linear Zhang with feature noise (300 x 200, columns permuted): the features fixed as main effects are
+    relevant ones, at least five of the ten, and they rank above every other feature."""
+    ds = make_dataset("linear_zhang_feature_noise", random_state=seed)
+    perm = np.random.default_rng(seed).permutation(ds.X.shape[1])
+    rel = np.flatnonzero(np.isin(perm, ds.relevant))
+    sel = RandSel(random_state=seed, n_subsets=200, fix_main_effects=True).fit(ds.X[:, perm], ds.y)
+    main = np.flatnonzero(sel.main_effect_pvalues_ <= sel.alpha)
+    assert main.size >= 5 and np.isin(main, rel).all(), (main, rel)
+    assert set(main.tolist()) <= set(sel.fixed_.tolist())
+    assert sel.ranking_[main].max() == main.size
+
+
+def test_every_feature_a_main_effect_still_tests_selected():
+    """All 12 features shifted with the label (200 samples): every one is fixed before the first iteration,
+    the fit still runs two iterations (nothing culled), and selected_ is tested and non-empty."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    X = rng.standard_normal((200, 12)) + 1.0 * y[:, None]
+    sel = RandSel(random_state=0, n_subsets=200, fix_main_effects=True).fit(X, y)
+    assert sel.fixed_.size == 12 and sel.n_iterations_ == 2
+    assert all(s.size == 12 for s in sel.support_history_)
+    assert sel.selected_.size > 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_fit_without_a_main_effect_is_the_same_with_or_without_fixing_them(seed):
+    """XOR 300 x 200 (no feature correlated with the label): no main effect passes, no random number is drawn
+    for the test, so the fit is that of ``fix_main_effects=False`` bit for bit; on screened data the option
+    does nothing (``main_effect_pvalues_`` None)."""
+    X, y, _ = permuted_xor(seed, 200)
+    a = RandSel(random_state=seed, n_subsets=200, fix_main_effects=True).fit(X, y)
+    b = RandSel(random_state=seed, n_subsets=200).fit(X, y)
+    assert np.all(a.main_effect_pvalues_ > 0.05) and b.main_effect_pvalues_ is None
+    np.testing.assert_array_equal(a.ranking_, b.ranking_)
+    np.testing.assert_array_equal(a.contributions_, b.contributions_)
+    np.testing.assert_array_equal(a.selected_, b.selected_)
+    wide = RandSel(random_state=seed, fix_main_effects=True, screen_above=100, screen_subsets=20,
+                   n_features_to_select=2).fit(X, y)
+    assert wide.screened_.any() and wide.main_effect_pvalues_ is None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import chi2
 
-__all__ = ["pair_product_screen", "centred_label_columns", "pair_pvalues"]
+__all__ = ["pair_product_screen", "centred_label_columns", "pair_pvalues", "main_effect_scores", "main_effect_pvalues"]
 
 #: bytes of one block of the ``(block, n_features)`` products (the whole ``d x d`` matrix is never formed)
 BLOCK_BUDGET = 32 * 2**20
@@ -43,16 +43,33 @@ def _standardise(X):
     return Z / np.where(sd > 0, sd, 1.0)
 
 
-def exact_pair_scores(Z, Yc, pairs):
-    """``sum_q corr(Yc[:, q], z_a * z_b)^2`` for each row ``(a, b)`` of ``pairs`` (0 for a constant product)."""
-    P = Z[:, pairs[:, 0]] * Z[:, pairs[:, 1]]
-    P -= P.mean(axis=0)
+def _squared_correlations(P, Yc):
+    """``sum_q corr(Yc[:, q], P[:, k])^2`` for each column of ``P`` (0 for a constant column)."""
+    P = P - P.mean(axis=0)
     den = np.sqrt((P**2).sum(axis=0))
     num = Yc.T @ P  # (q, k)
     ynorm = np.sqrt((Yc**2).sum(axis=0))[:, None]
     with np.errstate(invalid="ignore", divide="ignore"):
         r = num / (ynorm * den[None, :])
     return np.nan_to_num((r**2).sum(axis=0), nan=0.0)
+
+
+def exact_pair_scores(Z, Yc, pairs):
+    """``sum_q corr(Yc[:, q], z_a * z_b)^2`` for each row ``(a, b)`` of ``pairs`` (0 for a constant product)."""
+    return _squared_correlations(Z[:, pairs[:, 0]] * Z[:, pairs[:, 1]], Yc)
+
+
+def main_effect_scores(X, y):
+    """Each feature's squared correlation with the centred label (summed over the label's columns,
+    :func:`centred_label_columns`): the first-order term of the alignment's expansion
+    (:func:`pair_product_screen`), normalised as the pairs' scores are."""
+    return _squared_correlations(np.asarray(X, dtype=np.float64), centred_label_columns(y))
+
+
+def main_effect_pvalues(scores, y, n_features):
+    """Bonferroni-adjusted p-values of :func:`main_effect_scores` over the ``n_features`` features scored
+    (the law of :func:`pair_pvalues`, adjusted for ``n_features`` tests instead of the pairs')."""
+    return _chi2_pvalues(scores, y, int(n_features))
 
 
 def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_BUDGET):
@@ -182,6 +199,12 @@ def pair_pvalues(scores, y, n_features, *, diagonal=True):
     ``alpha`` has a product correlated with the label at family-wise level
     ``alpha`` over all pairs.
     """
+    d = int(n_features)
+    return _chi2_pvalues(scores, y, d * (d + 1) // 2 if diagonal else d * (d - 1) // 2)
+
+
+def _chi2_pvalues(scores, y, n_tests):
+    """``n_tests`` times the asymptotic p-value of squared correlations with the centred label, capped at 1."""
     scores = np.asarray(scores, dtype=float)
     Yc = centred_label_columns(y)
     m, q = Yc.shape
@@ -190,6 +213,4 @@ def pair_pvalues(scores, y, n_features, *, diagonal=True):
     else:
         share = np.bincount(np.unique(np.asarray(y), return_inverse=True)[1]) / m
         stat, df = (m - 1) * (1.0 - share.max()) * scores, q - 1
-    d = int(n_features)
-    n_tests = d * (d + 1) // 2 if diagonal else d * (d - 1) // 2
     return np.minimum(1.0, max(n_tests, 1) * chi2.sf(stat, df))

@@ -21,7 +21,7 @@ from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_d
 from .._scaling import standardize
 from .._validation import check_target
 from ..kernels import task_of_target
-from ._pair_screen import pair_product_screen, pair_pvalues
+from ._pair_screen import main_effect_pvalues, main_effect_scores, pair_product_screen, pair_pvalues
 from ._randsel_inference import _normal_scores
 from ._randsel_passes import (  # noqa: F401  (balanced_subsample, random_subset_masks: re-exported)
     LOCAL_NEIGHBOURS,
@@ -393,6 +393,21 @@ class RandSel(SelectorMixin, BaseEstimator):
         A fit in which no pair is significant is the same with or without it.
         None: only on data wider than ``screen_above`` (the default before
         2026-11-28); ``screen_above=None`` turns both screens off.
+    fix_main_effects : bool, default=False
+        On data not screened (``screen_above`` features or fewer), fix every
+        feature whose squared correlation with the centred label (the
+        alignment's first-order term,
+        :func:`fscompbio.selection._pair_screen.main_effect_scores`) is
+        significant at level ``alpha`` over all features
+        (:func:`~fscompbio.selection._pair_screen.main_effect_pvalues`): an
+        established main effect is never culled, as an established pair is
+        not, and the fit runs at least two iterations so that ``selected_`` is
+        tested even when every feature is fixed. Off by default: a fixed
+        feature ranks above every culled one, so the chance main effects of a
+        family-wise test (in about 3% of draws of chapter 4's sets) enter the
+        top of the ranking, and on linear Zhang with feature noise the features
+        it fixes are those the kernel ranks on top already
+        (``docs/randsel.md``, section 26).
     n_permutations : "auto" or int, default="auto"
         Label permutations that calibrate ``selected_`` after a screen (see
         Notes, "Error control after a screen"). ``"auto"``: ``ceil(1 / alpha) -
@@ -546,8 +561,12 @@ class RandSel(SelectorMixin, BaseEstimator):
     subsample_ : int
         Samples per subsample.
     fixed_ : ndarray of int
-        Features fixed during the run (``fix_after``), and the members of the
-        second-order screen's significant pairs (``screen_pair_pvalues_``).
+        Features fixed during the run (``fix_after``), the members of the
+        second-order screen's significant pairs (``screen_pair_pvalues_``) and,
+        with ``fix_main_effects``, the significant main effects.
+    main_effect_pvalues_ : ndarray of shape (n_features_in_,) or None
+        With ``fix_main_effects`` on data not screened, each feature's
+        first-order p-value, Bonferroni-adjusted over the features; else None.
     evidence_ : ndarray of shape (n_features_in_,)
         Stouffer's sum of each feature's normal scores over the iterations it
         was alive (the culling key of ``cull_by="evidence"``).
@@ -727,6 +746,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_width": [Interval(Real, 0, None, closed="neither")],
         "screen_pairs": [Interval(Integral, 0, None, closed="left")],
         "pair_screen_above": [Interval(Integral, 0, None, closed="left"), None],
+        "fix_main_effects": ["boolean"],
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
         "refit_permutations": [Interval(Integral, 0, None, closed="left")],
         "balanced": ["boolean"],
@@ -759,6 +779,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen_width=SCREEN_WIDTH,
         screen_pairs=SCREEN_PAIRS,
         pair_screen_above=0,
+        fix_main_effects=False,
         n_permutations="auto",
         refit_permutations=0,
         balanced=False,
@@ -787,6 +808,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_width = screen_width
         self.screen_pairs = screen_pairs
         self.pair_screen_above = pair_screen_above
+        self.fix_main_effects = fix_main_effects
         self.n_permutations = n_permutations
         self.refit_permutations = refit_permutations
         self.balanced = balanced
@@ -865,8 +887,18 @@ class RandSel(SelectorMixin, BaseEstimator):
             # an established interaction: fixed, so that the exact iterations rank it but never cull it
             self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y, d)
             fixed[self.screen_pairs_[self.screen_pair_pvalues_ <= self.alpha].ravel()] = True
+        self.main_effect_pvalues_ = None
+        min_iterations = 0
+        if self.fix_main_effects and (self.screen_above is None or d <= self.screen_above):
+            # an established main effect (the alignment's first-order term significant at family-wise level
+            # alpha over all features): fixed, as an established pair is; two iterations at least, so that
+            # selected_ can be tested even when every feature is fixed
+            self.main_effect_pvalues_ = main_effect_pvalues(main_effect_scores(problem.X, y), y, d)
+            main = self.main_effect_pvalues_ <= self.alpha
+            fixed |= main
+            min_iterations = 2 if main.any() else 0
         hist = dict(c=[], se=[], z=[], width=[], align=[], n_subsets=[], n_batches=[], screen=[], support=[])
-        while surv.size > self.min_features and not np.all(fixed[surv]):
+        while surv.size > self.min_features and (not np.all(fixed[surv]) or len(hist["c"]) < min_iterations):
             hist["support"].append(surv.copy())
             n = surv.size
             n_prot = int(protected[surv].sum())
