@@ -89,6 +89,13 @@ def test_own_model_bars_and_the_all_selected_flag():
     assert len(flags) == 1  # only the (random, KTA) bar: its eq. 2.8 value 0 says nothing
     # the flag sits on the KTA bar of the second method: x = 1 + the KTA offset
     assert flags[0].xy[0] == pytest.approx(1.0, abs=0.3)
+    # inside the panel, under the zero line: clear of the panel's title
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box, frame = flags[0].get_window_extent(renderer), ll.get_window_extent(renderer)
+    title = ll.title.get_window_extent(renderer)
+    assert frame.y0 <= box.y0 and box.y1 <= frame.y1, (box, frame)
+    assert box.y1 < title.y0
 
 
 def test_toy_figures_show_the_scenarios():

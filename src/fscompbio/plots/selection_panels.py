@@ -142,9 +142,9 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
             if q == "log_likelihood":
                 flag = np.array([bool(sub["union_is_all"].get(m, False)) if "union_is_all" in sub else False
                                  for m in methods])
-                for xi in xs[flag]:
-                    ax.annotate("all", (xi, 0), xytext=(0, 2), textcoords="offset points", ha="center",
-                                va="bottom", fontsize=6.5, rotation=90, color=colour)
+                for xi in xs[flag]:  # under the zero line, where the (empty) bar would be: never into the title
+                    ax.annotate("all", (xi, 0), xytext=(0, -2), textcoords="offset points", ha="center",
+                                va="top", fontsize=6.5, rotation=90, color=colour)
         ax.set_xticks(x, [labels.get(m, m) for m in methods], rotation=35, ha="right")
         ax.set_title(panel_title)
         if q in ("accuracy", "precision", "recall"):
