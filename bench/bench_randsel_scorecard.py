@@ -26,13 +26,16 @@ splits, which selected set). The targets:
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_scorecard.py [--quick] [--only abcde]`` (about
 30 minutes on one core; ``--quick`` a smoke run of a few minutes on smaller sets, whose verdicts are not the
-targets'). MultiSURF needs the ``bench`` extra (``pip install -e '.[bench]'``). Prints a plain-text report;
-nothing is written.
+targets'). ``--params '{"fix_main_effects": true}'`` scores a candidate setting instead of the defaults: the
+parameters are passed to every randSel fit of every part (not to the archived baseline of (d), nor to the peers).
+MultiSURF needs the ``bench`` extra (``pip install -e '.[bench]'``). Prints a plain-text report; nothing is
+written.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import sys
 import time
@@ -60,16 +63,17 @@ from bench_randsel_wide import (TOP, _rank_f, _rank_multisurf, _rank_randsel, _s
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = []  # (target, reading, randSel, peers, verdict), printed together at the end
+PARAMS = {}  # --params: the candidate's RandSel parameters, for every randSel fit but the archived baseline
 
 
 def verdict(target, reading, ours, theirs, held):
     VERDICTS.append((target, reading, ours, theirs, "held" if held else "not held"))
 
 
-def quiet_fit(X, y, **kw):
+def quiet_fit(X, y, baseline=False, **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return RandSel(**kw).fit(X, y)
+        return RandSel(**({} if baseline else PARAMS), **kw).fit(X, y)
 
 
 def top(ranking, k):
@@ -86,7 +90,8 @@ def part_a(args):
     on_all = cross_val_score(_svm(), X[:, cols], y, cv=cv).mean() if cols.size else float("nan")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        piped = cross_val_score(make_pipeline(StandardScaler(), RandSel(random_state=0), SVC()), X, y, cv=cv).mean()
+        piped = cross_val_score(make_pipeline(StandardScaler(), RandSel(random_state=0, **PARAMS), SVC()), X, y,
+                                cv=cv).mean()
     svm_all = cross_val_score(_svm(), X, y, cv=cv).mean()
     print(f"\n(a) breast cancer 569 x 30: selected_ {cols.size} features ({dt:.1f} CPU s); SVM 10-fold accuracy on "
           f"them {on_all:.3f}; the pipeline in cross_val_score {piped:.3f}; SVM on all 30 features {svm_all:.3f}",
@@ -133,7 +138,7 @@ def part_c(args):
     print("| --- | --- | --- |")
     found, slowest = 0, 0.0
     for seed in range(5):
-        ranks, dt = xor_pair_ranks(seed, n_features)
+        ranks, dt = xor_pair_ranks(seed, n_features, params=PARAMS)
         found += ranks == [1, 2]
         slowest = max(slowest, dt)
         print(f"| {seed} | {ranks[0]}, {ranks[1]} | {dt:.1f} |", flush=True)
@@ -157,7 +162,7 @@ def part_d(args):
     n_samples = 1300 if args.quick else 2600
     mad = [madelon(s, n_samples=n_samples) for s in seeds]
     found = {}
-    for lab, kw in (("RandSel()", {}), ("archived settings", ARCHIVED_RANDSEL)):
+    for lab, kw in (("RandSel()", {}), ("archived settings", dict(ARCHIVED_RANDSEL, baseline=True))):
         t0 = time.process_time()
         found[lab] = [int(np.isin(top(quiet_fit(X, y, random_state=s, **kw).ranking_, 20), rel).sum())
                       for s, (X, y, rel) in zip(seeds, mad)]
@@ -183,7 +188,7 @@ def _cv(X, y, rankers, split_seed):
 
 
 def part_e(args):
-    rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel({})}
+    rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel(PARAMS)}
     split_seeds = [int(s) for s in args.split_seeds.split(",")][:1 if args.quick else None]
     sets = {}
     for name in ("prostate_ge",) if args.quick else ("prostate_ge", "allaml", "colon"):
@@ -228,10 +233,14 @@ def main():
     ap.add_argument("--draws", type=int, default=20, help="(b): the draws of the spread reading")
     ap.add_argument("--split-seeds", default="0,1,2,3", help="(e): the shuffle seeds of the real sets' 5-fold splits")
     ap.add_argument("--threads", type=int, default=1, help="BLAS threads (MultiSURF and randSel alike)")
+    ap.add_argument("--params", default="{}", help="a candidate's RandSel parameters as JSON (default: the defaults)")
     args = ap.parse_args()
+    PARAMS.update(json.loads(args.params))
+    RandSel(**PARAMS)  # an unknown parameter fails here, before any fit
     print(f"numpy {np.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, fscompbio "
           f"{fscompbio.__version__}, Python {platform.python_version()}, {args.threads} BLAS thread(s)"
-          + (" - QUICK: smaller sets, not the targets' verdicts" if args.quick else ""))
+          + (" - QUICK: smaller sets, not the targets' verdicts" if args.quick else "")
+          + (f"; randSel's parameters {PARAMS} (\"RandSel()\" below is that candidate)" if PARAMS else ""))
     with threadpool_limits(args.threads):
         for part in "abcde":
             if part in args.only:

@@ -314,10 +314,10 @@ def bench_c(args):
         print(f"| {name} {X.shape[0]}x{X.shape[1]} | {real} | {', '.join(map(str, fake))} | {dt:.2f} |", flush=True)
 
 
-def xor_pair_ranks(seed, n_features, n_samples=300):
+def xor_pair_ranks(seed, n_features, n_samples=300, params=None):
     """XOR ``n_samples x n_features`` (``y = sign(x_a x_b)``, every other feature noise, columns permuted, drawn
-    from ``seed``): the pair's ranks under ``RandSel(n_features_to_select=2, random_state=seed)``, ascending, and
-    the fit's CPU seconds."""
+    from ``seed``): the pair's ranks under ``RandSel(n_features_to_select=2, random_state=seed, **params)``,
+    ascending, and the fit's CPU seconds."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n_samples, n_features))
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
@@ -326,7 +326,7 @@ def xor_pair_ranks(seed, n_features, n_samples=300):
     t0 = time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sel = RandSel(n_features_to_select=2, random_state=seed).fit(X[:, perm], y)
+        sel = RandSel(n_features_to_select=2, random_state=seed, **(params or {})).fit(X[:, perm], y)
     return sorted(int(r) for r in sel.ranking_[pair]), time.process_time() - t0
 
 

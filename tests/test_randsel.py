@@ -637,7 +637,8 @@ def test_spread_width_matches_the_median_width_on_independent_halves():
 
 def test_archived_settings_keep_the_median_width_and_unit_variance():
     """ARCHIVED_RANDSEL pins the settings of the archived runs, whatever the defaults."""
-    assert rs.ARCHIVED_RANDSEL == {"width_scale": "minus", "width": 0.22, "standardize": True, "screen_pairs": 0}
+    assert rs.ARCHIVED_RANDSEL == {"width_scale": "minus", "width": 0.22, "standardize": True, "screen_pairs": 0,
+                                   "fix_main_effects": False}
 
 
 REFIT = dict(n_subsets=100, refit_permutations=19)

@@ -193,11 +193,11 @@ def test_a_fit_without_a_significant_pair_is_the_same_with_or_without_the_pair_s
     """Linear Zhang with feature noise (300 x 200, columns permuted; binary labels shifted by +-0.25, so no
     product of two features is correlated with the label): the pair screen on data of any width (the default)
     scores every pair, fixes none and draws no random number, so the fit is that of ``pair_screen_above=None``
-    bit for bit."""
+    bit for bit (both without fixing main effects, which the relevant features are)."""
     ds = make_dataset("linear_zhang_feature_noise", random_state=seed)
     X = ds.X[:, np.random.default_rng(seed).permutation(ds.X.shape[1])]
-    a = RandSel(random_state=seed, n_subsets=200).fit(X, ds.y)
-    b = RandSel(random_state=seed, n_subsets=200, pair_screen_above=None).fit(X, ds.y)
+    a = RandSel(random_state=seed, n_subsets=200, fix_main_effects=False).fit(X, ds.y)
+    b = RandSel(random_state=seed, n_subsets=200, pair_screen_above=None, fix_main_effects=False).fit(X, ds.y)
     assert a.screen_pairs_.shape == (5, 2) and b.screen_pairs_.shape == (0, 2)
     assert a.fixed_.size == 0 and np.all(a.screen_pair_pvalues_ > 0.05)
     np.testing.assert_array_equal(a.ranking_, b.ranking_)
@@ -262,7 +262,7 @@ def test_a_fit_without_a_main_effect_is_the_same_with_or_without_fixing_them(see
     does nothing (``main_effect_pvalues_`` None)."""
     X, y, _ = permuted_xor(seed, 200)
     a = RandSel(random_state=seed, n_subsets=200, fix_main_effects=True).fit(X, y)
-    b = RandSel(random_state=seed, n_subsets=200).fit(X, y)
+    b = RandSel(random_state=seed, n_subsets=200, fix_main_effects=False).fit(X, y)
     assert np.all(a.main_effect_pvalues_ > 0.05) and b.main_effect_pvalues_ is None
     np.testing.assert_array_equal(a.ranking_, b.ranking_)
     np.testing.assert_array_equal(a.contributions_, b.contributions_)
@@ -270,3 +270,24 @@ def test_a_fit_without_a_main_effect_is_the_same_with_or_without_fixing_them(see
     wide = RandSel(random_state=seed, fix_main_effects=True, screen_above=100, screen_subsets=20,
                    n_features_to_select=2).fit(X, y)
     assert wide.screened_.any() and wide.main_effect_pvalues_ is None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_fixed_main_effect_is_released_when_the_kernel_turns_against_it(seed):
+    """Non-linear Weston (300 x 200) with a noise column replaced by a weak main effect (shift 0.25 y): the
+    marginal test fixes it, the exact iterations' contributions turn significantly negative once the survivors
+    are the ten strong non-linear features, it is released and culled, and the ten relevant features rank on
+    top; a strong main effect beside an XOR pair (shift 0.55 y) stays fixed and ranks first."""
+    ds = make_dataset("nonlinear_weston", random_state=seed)
+    X = ds.X.copy()
+    X[:, 50] = np.random.default_rng(seed).standard_normal(300) + 0.25 * ds.y
+    sel = RandSel(random_state=seed).fit(X, ds.y)
+    assert sel.main_effect_pvalues_[50] <= 0.05 and 50 not in sel.fixed_
+    assert np.nanmin(sel._scores_history[:, 50]) < -3.09
+    assert set(np.argsort(sel.ranking_, kind="stable")[:10].tolist()) == set(ds.relevant.tolist())
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((300, 40))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    X[:, 2] += 0.55 * y
+    sel = RandSel(random_state=seed).fit(X, y)
+    assert 2 in sel.fixed_ and sel.ranking_[2] == 1 and set(sel.ranking_[[0, 1]].tolist()) == {2, 3}
