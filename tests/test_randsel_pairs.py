@@ -283,7 +283,7 @@ def test_a_fixed_main_effect_is_released_when_the_kernel_turns_against_it(seed):
     X[:, 50] = np.random.default_rng(seed).standard_normal(300) + 0.25 * ds.y
     sel = RandSel(random_state=seed).fit(X, ds.y)
     assert sel.main_effect_pvalues_[50] <= 0.05 and 50 not in sel.fixed_
-    assert np.nanmin(sel._scores_history[:, 50]) < -3.09
+    assert np.nanmin(sel.zscores_history_[:, 50]) < -3.09
     assert set(np.argsort(sel.ranking_, kind="stable")[:10].tolist()) == set(ds.relevant.tolist())
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((300, 40))
