@@ -706,7 +706,7 @@ def bench_l(args):
                     "(0.5, 2.0), tail, pair screen": dict(width=(0.5, 2.0), width_rule="tail", pair_screen_above=0),
                     "balanced=True": dict(balanced=True), "width 1.0, balanced=True": dict(width=1.0, balanced=True),
                     "first-order screen": dict(screen_above=1),
-                    "main effects not fixed": dict(fix_main_effects=False)}.items():
+                    "main effects not fixed": CANDIDATES["main effects not fixed"]}.items():
         rankers[lab] = lambda X, y, kw=kw: top(fit(kw, X, y, random_state=0, n_features_to_select=50), X.shape[1])
     name = "tb_serum_metabolomics"
     data = expression_set(name)
