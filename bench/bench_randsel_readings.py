@@ -105,7 +105,9 @@ Candidates (``RandSel`` parameters; every other one at its default):
     MultiSURF, the default, widths 1.0 and 2.0, the grid (0.5, 1.0) under the select and the calibrated rule,
     the grid (0.5, 2.0) under the evidence rule (with and without the pair screen on data of any width),
     ``balanced=True`` (at width 0.5 and 1.0), the first-order
-    screen (``screen_above=1``) and the main effects not fixed (``fix_main_effects=False``); about 5 minutes.
+    screen (``screen_above=1``), the main effects not fixed (``fix_main_effects=False``), fixed at family-wise
+    level without their marginal evidence (``fix_main_effects="fwe", main_effect_weight=0``) and not used at all;
+    about 6 minutes.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and nine of the candidates.
 
@@ -164,6 +166,8 @@ CANDIDATES = {
     "screen to 200": dict(screen_to=200),
     "archived": dict(ARCHIVED_RANDSEL),
     "main effects not fixed": dict(fix_main_effects=False),
+    "main effects family-wise, no marginal evidence (before)": dict(fix_main_effects="fwe", main_effect_weight=0.0),
+    "main effects not used": dict(fix_main_effects=False, main_effect_weight=0.0),
 }
 SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "nonlinear_weston", "nonlinear_weston_100"]
 WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
@@ -706,7 +710,9 @@ def bench_l(args):
                     "(0.5, 2.0), tail, pair screen": dict(width=(0.5, 2.0), width_rule="tail", pair_screen_above=0),
                     "balanced=True": dict(balanced=True), "width 1.0, balanced=True": dict(width=1.0, balanced=True),
                     "first-order screen": dict(screen_above=1),
-                    "main effects not fixed": CANDIDATES["main effects not fixed"]}.items():
+                    **{lab: CANDIDATES[lab] for lab in ("main effects not fixed",
+                                                        "main effects family-wise, no marginal evidence (before)",
+                                                        "main effects not used")}}.items():
         rankers[lab] = lambda X, y, kw=kw: top(fit(kw, X, y, random_state=0, n_features_to_select=50), X.shape[1])
     name = "tb_serum_metabolomics"
     data = expression_set(name)

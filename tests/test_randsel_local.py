@@ -49,10 +49,11 @@ def test_local_label_kernel_recovers_the_planted_features_of_a_multiclass_proble
     perm = rng.permutation(40)
     X, relevant = X[:, perm], np.argsort(perm)[:11]
     # the target alone: without the pair screen, which here fixes products of two class-3 features (their
-    # product's mean differs between the classes too), and without fixing main effects (the class-3 features):
-    # both screens read the class labels, not the local target, and end the iterations, and the tests, earlier
+    # product's mean differs between the classes too), and without the main effects (the class-3 features),
+    # fixed or as evidence: the screens and the marginal test read the class labels, not the local target, and
+    # end the iterations, and the tests, earlier
     sel = RandSel(label_kernel="local", random_state=seed, pair_screen_above=None,
-                  fix_main_effects=False).fit(X, y)
+                  fix_main_effects=False, main_effect_weight=0.0).fit(X, y)
     assert set(np.argsort(sel.ranking_, kind="stable")[:11]) == set(relevant)
     assert set(sel.selected_) <= set(relevant) and sel.selected_.size >= 4
 

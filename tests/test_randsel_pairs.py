@@ -5,6 +5,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from threadpoolctl import threadpool_limits
 
 from fscompbio.datasets import make_dataset
@@ -229,6 +231,44 @@ def test_main_effect_scores_match_brute_force_and_their_pvalues_are_calibrated(t
     assert rate <= 0.07 and (target == "multiclass" or rate >= 0.03), rate
 
 
+def step_up(raw, q):
+    """Benjamini and Hochberg's step-up procedure by its definition: reject the k smallest p-values, k the
+    largest rank with p_(k) <= k q / m."""
+    m = raw.size
+    order = np.argsort(raw, kind="stable")
+    ok = np.flatnonzero(raw[order] <= q * np.arange(1, m + 1) / m)
+    out = np.zeros(m, dtype=bool)
+    if ok.size:
+        out[order[: ok[-1] + 1]] = True
+    return out
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.sampled_from([0.01, 0.05, 0.2]),
+       st.sampled_from(["binary", "multiclass", "regression"]))
+@settings(max_examples=60, deadline=None)
+def test_fdr_control_is_the_step_up_procedure_and_contains_the_family_wise_set(seed, d, q, target):
+    """``control="fdr"``: the features at or below ``q`` are the step-up procedure's discoveries (by its
+    definition, above), a superset of the Bonferroni ones at the same level."""
+    rng = np.random.default_rng(seed)
+    y = {"binary": rng.integers(0, 2, 80), "multiclass": rng.integers(0, 3, 80),
+         "regression": rng.standard_normal(80)}[target]
+    Yc = centred_label_columns(y)
+    X = rng.standard_normal((80, d)) + rng.uniform(0, 0.6, d) * Yc[:, :1] * (rng.random(d) < 0.3)
+    scores = main_effect_scores(X, y)
+    raw = main_effect_pvalues(scores, y, 1)
+    fdr = main_effect_pvalues(scores, y, d, control="fdr")
+    np.testing.assert_array_equal(fdr <= q, step_up(raw, q))
+    assert np.all((main_effect_pvalues(scores, y, d) <= q) <= (fdr <= q))
+
+
+def test_fdr_control_names_a_wrong_count_or_control():
+    scores, y = np.full(5, 0.1), np.arange(40) % 2
+    with pytest.raises(ValueError, match="5 scores for 7 features"):
+        main_effect_pvalues(scores, y, 7, control="fdr")
+    with pytest.raises(ValueError, match="'fwe' or 'fdr'"):
+        main_effect_pvalues(scores, y, 5, control="holm")
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_fix_main_effects_fixes_planted_linear_features(seed):
     """Linear Zhang with feature noise (300 x 200, columns permuted): the features fixed as main effects are
@@ -241,6 +281,27 @@ def test_fix_main_effects_fixes_planted_linear_features(seed):
     assert main.size >= 5 and np.isin(main, rel).all(), (main, rel)
     assert set(main.tolist()) <= set(sel.fixed_.tolist())
     assert sel.ranking_[main].max() == main.size
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("weight", [0.0, 1.5, 4.0])
+def test_the_marginal_test_enters_the_evidence_with_its_weight(seed, weight):
+    """``evidence_`` is Stouffer's sum of a feature's normal scores over the iterations it survived plus
+    ``main_effect_weight`` times its marginal one-sided normal score (negative ones set to 0), computed on the
+    data the fit sees (six features shifted with the class among 40 of unequal scales, columns permuted: main
+    effects significant, so the marginal evidence is added)."""
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 200)
+    X = rng.standard_normal((200, 40)) * rng.uniform(0.5, 3.0, 40)
+    X[:, :6] += rng.uniform(0.2, 0.8, 6) * y[:, None]
+    X = X[:, rng.permutation(40)]
+    sel = RandSel(random_state=seed, n_subsets=200, standardize=True, main_effect_weight=weight).fit(X, y)
+    marginal = np.maximum(norm.isf(main_effect_pvalues(main_effect_scores(X, y), y, 1)), 0.0)
+    assert (sel.main_effect_pvalues_ <= 0.05).any()
+    np.testing.assert_allclose(sel.evidence_ - np.nansum(sel.zscores_history_, axis=0), weight * marginal,
+                               atol=1e-9)
 
 
 def test_every_feature_a_main_effect_still_tests_selected():
@@ -258,15 +319,17 @@ def test_every_feature_a_main_effect_still_tests_selected():
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_fit_without_a_main_effect_is_the_same_with_or_without_fixing_them(seed):
     """XOR 300 x 200 (no feature correlated with the label): no main effect passes, no random number is drawn
-    for the test, so the fit is that of ``fix_main_effects=False`` bit for bit; on screened data the option
-    does nothing (``main_effect_pvalues_`` None)."""
+    for the test, and the marginal evidence is not added where no main effect is significant, so the fit is that
+    of ``fix_main_effects=False, main_effect_weight=0`` bit for bit; on screened data the option does nothing
+    (``main_effect_pvalues_`` None)."""
     X, y, _ = permuted_xor(seed, 200)
-    a = RandSel(random_state=seed, n_subsets=200, fix_main_effects=True).fit(X, y)
-    b = RandSel(random_state=seed, n_subsets=200, fix_main_effects=False).fit(X, y)
+    a = RandSel(random_state=seed, n_subsets=200).fit(X, y)
+    b = RandSel(random_state=seed, n_subsets=200, fix_main_effects=False, main_effect_weight=0.0).fit(X, y)
     assert np.all(a.main_effect_pvalues_ > 0.05) and b.main_effect_pvalues_ is None
     np.testing.assert_array_equal(a.ranking_, b.ranking_)
     np.testing.assert_array_equal(a.contributions_, b.contributions_)
     np.testing.assert_array_equal(a.selected_, b.selected_)
+    np.testing.assert_array_equal(a.evidence_, b.evidence_)
     wide = RandSel(random_state=seed, fix_main_effects=True, screen_above=100, screen_subsets=20,
                    n_features_to_select=2).fit(X, y)
     assert wide.screened_.any() and wide.main_effect_pvalues_ is None

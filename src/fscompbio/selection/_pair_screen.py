@@ -11,7 +11,7 @@ the interactions (an XOR pair) that no first-order statistic can see.
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import chi2
+from scipy.stats import chi2, false_discovery_control
 
 __all__ = ["pair_product_screen", "centred_label_columns", "pair_pvalues", "main_effect_scores", "main_effect_pvalues"]
 
@@ -66,10 +66,23 @@ def main_effect_scores(X, y):
     return _squared_correlations(np.asarray(X, dtype=np.float64), centred_label_columns(y))
 
 
-def main_effect_pvalues(scores, y, n_features):
-    """Bonferroni-adjusted p-values of :func:`main_effect_scores` over the ``n_features`` features scored
-    (the law of :func:`pair_pvalues`, adjusted for ``n_features`` tests instead of the pairs')."""
-    return _chi2_pvalues(scores, y, int(n_features))
+def main_effect_pvalues(scores, y, n_features, *, control="fwe"):
+    """Adjusted p-values of :func:`main_effect_scores` (the law of :func:`pair_pvalues`).
+
+    ``control="fwe"``: Bonferroni-adjusted for ``n_features`` tests (a feature whose p-value is at most
+    ``alpha`` is significant at family-wise level ``alpha``). ``control="fdr"``: Benjamini and Hochberg's
+    (1995, "Controlling the false discovery rate") adjusted p-values of the ``scores`` given (``n_features``
+    must be their number): the features whose p-value is at most ``q`` are the step-up procedure's
+    discoveries at false-discovery rate ``q``.
+    """
+    if control == "fwe":
+        return _chi2_pvalues(scores, y, int(n_features))
+    if control != "fdr":
+        raise ValueError(f"control must be 'fwe' or 'fdr', got {control!r}")
+    raw = _chi2_pvalues(scores, y, 1)
+    if raw.size != int(n_features):
+        raise ValueError(f"control='fdr' adjusts over the scores given: {raw.size} scores for {n_features} features")
+    return false_discovery_control(raw, method="bh") if raw.size else raw
 
 
 def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_BUDGET):
