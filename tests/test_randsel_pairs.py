@@ -261,6 +261,30 @@ def test_fdr_control_is_the_step_up_procedure_and_contains_the_family_wise_set(s
     assert np.all((main_effect_pvalues(scores, y, d) <= q) <= (fdr <= q))
 
 
+@pytest.mark.parametrize("seed", [0, 2, 3])
+def test_fix_main_effects_fdr_fixes_the_step_up_discoveries(seed):
+    """``fix_main_effects="fdr"``: ten of 60 features (unequal scales) shifted with the class by 0.2-0.7 of
+    their spread, columns permuted, unit variance (so that the marginal tests can be recomputed on X): the
+    features at or below ``alpha`` are the step-up procedure's discoveries, more than the Bonferroni ones
+    (these draws) and all relevant, and every fixed feature is one of them."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 200)
+    X = rng.standard_normal((200, 60)) * rng.uniform(0.5, 3.0, 60)
+    X[:, :10] += rng.uniform(0.2, 0.7, 10) * X[:, :10].std(0) * y[:, None]
+    perm = rng.permutation(60)
+    X, rel = X[:, perm], np.flatnonzero(perm < 10)
+    kw = dict(random_state=seed, n_subsets=200, standardize=True)
+    fdr = RandSel(fix_main_effects="fdr", **kw).fit(X, y)
+    fwe = RandSel(fix_main_effects="fwe", **kw).fit(X, y)
+    raw = main_effect_pvalues(main_effect_scores(X, y), y, 1)
+    found_fdr, found_fwe = fdr.main_effect_pvalues_ <= 0.05, fwe.main_effect_pvalues_ <= 0.05
+    np.testing.assert_array_equal(found_fdr, step_up(raw, 0.05))
+    np.testing.assert_array_equal(found_fwe, raw * X.shape[1] <= 0.05)
+    assert np.all(found_fwe <= found_fdr) and found_fdr.sum() > found_fwe.sum()
+    assert np.isin(np.flatnonzero(found_fdr), rel).all()
+    assert set(fdr.fixed_.tolist()) <= set(np.flatnonzero(found_fdr).tolist())
+
+
 def test_fdr_control_names_a_wrong_count_or_control():
     scores, y = np.full(5, 0.1), np.arange(40) % 2
     with pytest.raises(ValueError, match="5 scores for 7 features"):

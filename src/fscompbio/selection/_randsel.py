@@ -361,7 +361,13 @@ class RandSel(SelectorMixin, BaseEstimator):
         iteration found useful. See Notes.
     alpha : float, default=0.05
         Level of the selected set: the family-wise error rate over every test
-        of the run (Bonferroni), see ``selected_``.
+        of the run (Bonferroni), see ``selected_``. The tests are given the
+        data: they measure how precisely the partitions estimate each
+        contribution on these samples, not whether an association would
+        replicate in new ones, so a chance association can pass (on the fake
+        class, 300 x 200 with labels independent of the features, 24 of 40
+        fits select one or two features). ``refit_permutations`` tests
+        against refits on permuted labels instead (see Notes).
     fix_after : int or None, default=None
         Fix (never cull) a feature that ranks in the top ``top_fraction`` by
         contribution for this many consecutive iterations; a miss resets the
