@@ -153,6 +153,7 @@ def test_fake_class_selects_few():
     assert max(sizes) <= 2 and np.mean(sizes) <= 1.0, sizes
 
 
+@pytest.mark.slow
 def test_xor_200d_targets_20_seeds():
     """XOR 300 x 200, defaults, seeds 0-19: pair in the top 2 in >= 19, selected_ == pair in >= 18."""
     top_ok = sel_ok = 0

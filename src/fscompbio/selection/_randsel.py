@@ -445,11 +445,11 @@ class RandSel(SelectorMixin, BaseEstimator):
         the same as with 0 bit for bit), each feature's marginal test (the
         one-sided normal score of its unadjusted first-order p-value, negative
         scores set to 0: no marginal correlation is no evidence against a
-        non-linear feature) enters its evidence before the first iteration with this
-        weight, as that many iterations of the kernel's (Stouffer's sum with
-        weights proportional to the expected scores: on a linear feature the
-        marginal test's expected normal score is about 1.5 times an exact
-        iteration's). A weak linear feature that is not fixed is then not
+        non-linear feature) enters its evidence before the first iteration
+        with this weight, as that many iterations of the kernel's (Stouffer's
+        sum with weights proportional to the expected scores: on a linear
+        feature the marginal test's expected normal score is about 1.5 times
+        an exact iteration's). A weak linear feature that is not fixed is then not
         culled by one blind iteration. Used with ``cull_by="evidence"`` only;
         ``selected_``'s test does not use the evidence. With the defaults, on
         linear Zhang over 20 draws 8.85 of 10 relevant features in the top 10
@@ -948,20 +948,20 @@ class RandSel(SelectorMixin, BaseEstimator):
         unscreened = self.screen_above is None or d <= self.screen_above
         if unscreened and (self.fix_main_effects or self.main_effect_weight > 0):
             marginal = main_effect_scores(problem.X, y)
+            family_wise = main_effect_pvalues(marginal, y, d)  # Bonferroni: also the test of the global null
         if self.fix_main_effects and unscreened:
-            # an established main effect (the alignment's first-order term significant at family-wise level
-            # alpha over all features): fixed, as an established pair is; two iterations at least, so that
-            # selected_ can be tested even when every feature is fixed
-            control = "fdr" if self.fix_main_effects == "fdr" else "fwe"
-            self.main_effect_pvalues_ = main_effect_pvalues(marginal, y, d, control=control)
+            # an established main effect (the alignment's first-order term significant at level alpha over all
+            # features): fixed, as an established pair is; two iterations at least, so that selected_ can be
+            # tested even when every feature is fixed
+            self.main_effect_pvalues_ = (main_effect_pvalues(marginal, y, d, control="fdr")
+                                         if self.fix_main_effects == "fdr" else family_wise)
             main = self.main_effect_pvalues_ <= self.alpha
             min_iterations = 2 if main.any() else 0
-        if self.main_effect_weight > 0 and unscreened and (main_effect_pvalues(marginal, y, d) <= self.alpha).any():
+        if self.main_effect_weight > 0 and unscreened and (family_wise <= self.alpha).any():
             # the marginal test as main_effect_weight iterations of evidence for a main effect (one-sided: no
             # marginal correlation is no evidence against a feature whose signal is non-linear), on data where
-            # the marginal tests reject the global null of no main effect (Bonferroni at alpha): elsewhere the
-            # expected marginal score of every feature is that of noise, and the weight that Stouffer's sum
-            # would give it is 0
+            # the marginal tests reject the global null of no main effect: elsewhere the expected marginal
+            # score of every feature is that of noise, and the weight that Stouffer's sum would give it is 0
             evidence += self.main_effect_weight * np.maximum(norm.isf(main_effect_pvalues(marginal, y, 1)), 0.0)
         hist = dict(c=[], se=[], z=[], width=[], align=[], n_subsets=[], n_batches=[], screen=[], support=[])
         while surv.size > self.min_features and (
