@@ -504,6 +504,12 @@ def redraw(archive, workdir, cores=2, check=False, keep=False):
     print(f"redraw: {len(targets) - len(differ)} of {len(targets)} report files byte-identical to the archive's"
           + (f"; differ: {', '.join(differ)}" if differ else ""))
     print(f"redraw: {covered}")
+    if differ and any(rel.endswith((".png", ".pdf", ".svg")) for rel in differ):
+        from fscompbio.plots._style import bundled_fonts_problem
+
+        problem = bundled_fonts_problem()  # the figures' bytes depend on matplotlib's own fonts being found
+        if problem:
+            print(f"redraw: {problem}")
     if check and differ:
         sys.exit(1)
     return differ
