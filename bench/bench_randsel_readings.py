@@ -109,10 +109,14 @@ Candidates (``RandSel`` parameters; every other one at its default):
     level without their marginal evidence (``fix_main_effects="fwe", main_effect_weight=0``) and not used at all;
     about 6 minutes.
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
-    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and nine of the candidates.
+    the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and the candidates that change the screen
+    (``screen subsets 800`` and ``1600``: more random halves per screening iteration, fewer noisy culls;
+    ``no pair screen``: ``screen_pairs=0``, no slot of the top 50 kept for a pair's members), over the fold
+    splits of ``--split-seeds`` and randSel's seeds of ``--array-seeds`` (averaged per split); with several
+    splits, each candidate's paired difference from ``f_classif`` and its standard error over the splits.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k|l]
-[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--draws 20]``. Each part but (i) and (j) (about
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--array-seeds 0,1] [--draws 20]``. Each part but (i) and (j) (about
 15-20 minutes) stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
@@ -164,6 +168,9 @@ CANDIDATES = {
     "tail (0.5, 2.0) + pairs": dict(width=(0.5, 2.0), width_rule="tail", pair_screen_above=0),
     "screen width 8.0": dict(screen_width=8.0),
     "screen to 200": dict(screen_to=200),
+    "screen subsets 800": dict(screen_subsets=800),
+    "screen subsets 1600": dict(screen_subsets=1600),
+    "no pair screen": dict(screen_pairs=0),
     "archived": dict(ARCHIVED_RANDSEL),
     "main effects not fixed": dict(fix_main_effects=False),
     "main effects family-wise, no marginal evidence (before)": dict(fix_main_effects="fwe", main_effect_weight=0.0),
@@ -174,7 +181,7 @@ WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
                     "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)", "width grid + pairs",
                     "evidence (0.5, 2.0) + pairs", "tail (0.5, 2.0) + pairs", "screen width 8.0",
-                    "screen to 200")
+                    "screen to 200", "screen subsets 800", "screen subsets 1600", "no pair screen")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),
@@ -320,34 +327,82 @@ def bench_d(args):
     from sklearn.feature_selection import f_classif
 
     splits = [int(k) for k in args.split_seeds.split(",")]
+    seeds = [int(k) for k in args.array_seeds.split(",")]
     print("\n(d) micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (chosen in each training part); "
-          f"fold splits (shuffle seeds) {splits}: mean (per split)")
+          f"fold splits (shuffle seeds) {splits}; randSel's random_state {seeds} (per split, the mean over them): "
+          "mean (per split)")
     labels = [k for k in CANDIDATES if k in ARRAY_CANDIDATES]
     print("| data set | f_classif | " + " | ".join(labels) + " |")
     print("| --- " * (len(labels) + 2) + "|")
+    diffs = []
     for name in ["prostate_ge", "allaml", "colon"]:
         data = expression_set(name)
         if data is None:
             continue
         X, y = data
         per = {lab: [] for lab in ["f_classif"] + labels}
+        by_seed = {lab: {seed: [] for seed in seeds} for lab in labels}
         for split in splits:
             folds = list(StratifiedKFold(5, shuffle=True, random_state=split).split(X, y))
             for lab in per:
                 accs = []
-                for tr, te in folds:
-                    if lab == "f_classif":
-                        with warnings.catch_warnings():  # constant genes in a training part
-                            warnings.simplefilter("ignore")
-                            cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
-                    else:
-                        cols = top(fit(CANDIDATES[lab], X[tr], y[tr], random_state=0, n_features_to_select=50), 50)
-                    m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
-                    accs.append(m.score(X[te][:, cols], y[te]))
+                for seed in ([0] if lab == "f_classif" else seeds):
+                    seed_accs = []
+                    for tr, te in folds:
+                        if lab == "f_classif":
+                            with warnings.catch_warnings():  # constant genes in a training part
+                                warnings.simplefilter("ignore")
+                                cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
+                        else:
+                            cols = top(fit(CANDIDATES[lab], X[tr], y[tr], random_state=seed, n_features_to_select=50),
+                                       50)
+                        m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, cols], y[tr])
+                        seed_accs.append(m.score(X[te][:, cols], y[te]))
+                    accs.extend(seed_accs)
+                    if lab != "f_classif":
+                        by_seed[lab][seed].append(float(np.mean(seed_accs)))
                 per[lab].append(float(np.mean(accs)))
-        cells = [f"{np.mean(v):.3f}" + (f" ({', '.join(f'{a:.3f}' for a in v)})" if len(v) > 1 else "")
+        cells = [f"{np.mean(v):.3f}" + (f" ({', '.join(f'{a:.3f}' for a in v)})" if 1 < len(v) <= 4 else "")
                  for v in per.values()]
         print(f"| {name} {X.shape[0]}x{X.shape[1]} | " + " | ".join(cells) + " |", flush=True)
+        if len(seeds) > 1:
+            print(f"|   {name}, each seed of randSel alone (mean over the splits) | | "
+                  + " | ".join(", ".join(f"{np.mean(v):.3f}" for v in by_seed[lab].values()) for lab in labels)
+                  + " |", flush=True)
+        base = np.array(per["f_classif"])
+        for lab in labels:
+            d = np.array(per[lab]) - base
+            se = d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else float("nan")
+            diffs.append((name, lab, d.mean(), se, int((d < 0).sum()), int((d > 0).sum()), d.size))
+    print("\nTop 50 on all samples (randSel's random_state 0): how many are also f_classif's top 50, and the F ranks "
+          "(0 = best) of the others: median and largest")
+    print("| data set | candidate | shared with f_classif's top 50 | F rank of the others: median / largest | "
+          "members of the pair screen's pairs in it / their smallest adjusted p-value |")
+    print("| --- | --- | --- | --- | --- |")
+    for name in ["prostate_ge", "allaml", "colon"]:
+        data = expression_set(name)
+        if data is None:
+            continue
+        X, y = data
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f_order = np.argsort(-np.nan_to_num(f_classif(X, y)[0]), kind="stable")
+        f_rank = np.empty_like(f_order)
+        f_rank[f_order] = np.arange(f_order.size)
+        for lab in labels:
+            sel = fit(CANDIDATES[lab], X, y, random_state=0, n_features_to_select=50)
+            cols = top(sel, 50)
+            others = np.sort(f_rank[cols][f_rank[cols] >= 50])
+            tail = f"{int(np.median(others))} / {int(others.max())}" if others.size else "-"
+            pairs = (f"{int(np.isin(cols, sel.screen_pairs_.ravel()).sum())} / {sel.screen_pair_pvalues_.min():.2g}"
+                     if sel.screen_pairs_.size else "-")
+            print(f"| {name} | {lab} | {50 - others.size} | {tail} | {pairs} |", flush=True)
+    if len(splits) > 1:
+        print("\n| data set | candidate | paired difference from f_classif (standard error over splits) | "
+              "splits below / above |")
+        print("| --- | --- | --- | --- |")
+        for name, lab, mean, se, below, above, n in diffs:
+            print(f"| {name} | {lab} | {mean:+.4f} ({se:.4f}) | {below} / {above} of {n} |")
 
 
 def _config(name):
@@ -751,6 +806,8 @@ def main():
     ap.add_argument("--thesis-ch4", action="store_true",
                     help="(e): at the thesis config's chapter-4 randSel settings instead of RandSel's own")
     ap.add_argument("--split-seeds", default="0", help="(d): comma-separated shuffle seeds of the 5-fold splits")
+    ap.add_argument("--array-seeds", default="0",
+                    help="(d): comma-separated random_state values of randSel, its accuracy averaged over them")
     ap.add_argument("--candidates", default=None, help="semicolon-separated candidate labels (default: all)")
     args = ap.parse_args()
     print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
