@@ -22,7 +22,9 @@ splits, which selected set). The targets:
     Gaussian SVM's 5-fold accuracy on randSel's top 50 at least MultiSURF's and ``f_classif``'s, at no more
     than a tenth of MultiSURF's fit time. Readings: one 5-fold split (shuffle seed 0); the mean over the
     splits of ``--split-seeds`` (default 0-3), with the paired difference's standard error over the folds of
-    all splits beside it (folds of one split are not independent: a guide to the noise, not a test).
+    all splits beside it (folds of one split are not independent: a guide to the noise, not a test). Beside
+    the target, a reading of ours that its wording does not ask for: the SVM on ``RandSel()``'s own model
+    (``selected_`` under its default test, as many features as the test keeps) against the peers' top 50.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_scorecard.py [--quick] [--only abcde]`` (about
 30 minutes on one core; ``--quick`` a smoke run of a few minutes on smaller sets, whose verdicts are not the
@@ -174,21 +176,36 @@ def part_d(args):
             ours >= old)
 
 
+def _own_model(X, y):
+    """``RandSel()``'s own model: ``selected_`` under its default test (after a screen, the permutation test)."""
+    return quiet_fit(X, y, random_state=0).selected_
+
+
+_own_model.own_model = True  # _cv: the SVM on the features returned, not on a top 50
+
+
 def _cv(X, y, rankers, split_seed):
-    """Per fold: accuracy of the SVM on each ranker's top 50 and the ranker's CPU s."""
+    """Per fold: accuracy of the SVM on each ranker's top 50 (an own model: on its features; none: the
+    training part's majority class) and the ranker's CPU s."""
     acc = {lab: [] for lab in rankers}
     secs = {lab: [] for lab in rankers}
     for tr, te in StratifiedKFold(5, shuffle=True, random_state=split_seed).split(X, y):
         for lab, rank in rankers.items():
             t0 = time.process_time()
-            cols = rank(X[tr], y[tr])[:TOP]
+            cols = rank(X[tr], y[tr])
+            cols = cols if getattr(rank, "own_model", False) else cols[:TOP]
             secs[lab].append(time.process_time() - t0)
-            acc[lab].append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
+            if cols.size:
+                acc[lab].append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
+            else:
+                values, counts = np.unique(y[tr], return_counts=True)
+                acc[lab].append(float(np.mean(y[te] == values[counts.argmax()])))
     return acc, secs
 
 
 def part_e(args):
-    rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel(PARAMS)}
+    rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel(PARAMS),
+               "RandSel() selected_": _own_model}
     split_seeds = [int(s) for s in args.split_seeds.split(",")][:1 if args.quick else None]
     sets = {}
     for name in ("prostate_ge",) if args.quick else ("prostate_ge", "allaml", "colon"):
@@ -202,9 +219,9 @@ def part_e(args):
     sets[f"planted 200 x {n_features:,}"] = planted
     print(f"\n(e) 5-fold accuracy of a Gaussian SVM on the top {TOP} / fit CPU s per fold; paired differences "
           "randSel - peer with their standard error over the folds")
-    print("| set | reading | MultiSURF | f_classif | RandSel() | randSel - MultiSURF | randSel - f_classif "
-          "| randSel / MultiSURF time |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| set | reading | MultiSURF | f_classif | RandSel() | RandSel() selected_ | randSel - MultiSURF "
+          "| randSel - f_classif | randSel / MultiSURF time |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, runs in sets.items():
         per_run = [_cv(*data, rankers, seed) for data, seed in runs]
         groups = {f"split seed {split_seeds[0]}": per_run[:1]} if not name.startswith("planted") else {}
@@ -224,6 +241,11 @@ def part_e(args):
             verdict(f"{name}, top 50", reading, f"{mean['RandSel()']:.3f}, time ratio {ratio:.3f}",
                     f"MultiSURF {mean['MultiSURF']:.3f}, f_classif {mean['f_classif']:.3f}",
                     mean["RandSel()"] >= max(mean["MultiSURF"], mean["f_classif"]) and ratio <= 0.1)
+            own, own_ratio = mean["RandSel() selected_"], secs["RandSel() selected_"] / secs["MultiSURF"]
+            verdict(f"{name}, randSel's own model against the peers' top 50 (a reading of ours)", reading,
+                    f"{own:.3f}, time ratio {own_ratio:.3f}",
+                    f"MultiSURF {mean['MultiSURF']:.3f}, f_classif {mean['f_classif']:.3f}",
+                    own >= max(mean["MultiSURF"], mean["f_classif"]) and own_ratio <= 0.1)
 
 
 def main():

@@ -6,7 +6,9 @@
     standardised Gaussian SVM (C = 1, gamma = "scale") is trained on the top 50 and scored on the test
     part. Methods: the SVM on all features, skrebate's MultiSURF, ``f_classif`` and ``RandSel()`` with its
     defaults and ``n_features_to_select=50`` (it ranks; no permutation null for ``selected_``), optionally
-    also the thesis' old micro-array settings. Prints mean accuracy and mean fit time per fold, and
+    also the thesis' old micro-array settings; beside them ``RandSel()``'s own model: the SVM on ``selected_``
+    of ``RandSel()`` with its default test (after the screen, the permutation test), as many features as the
+    test keeps (the majority class when it keeps none), with its size and planted features. Prints mean accuracy and mean fit time per fold, and
     randSel's ratios against MultiSURF and f_classif from the same run. The planted set is drawn 3 times
     (one draw's 5-fold accuracy has a standard error of about 0.03) and the mean row compares them.
     ``--ms-like-draws k`` adds k draws of a mass-spectrometry-like 200 x 10,000 set (log-normal intensities,
@@ -60,6 +62,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = [ROOT / "data" / "expression", ROOT.parent / "shared" / "data" / "expression"]
 REAL = ["prostate_ge", "allaml", "colon"]
 TOP = 50
+#: the label of RandSel()'s own model (``selected_``) in the tables
+OWN = "RandSel() selected_"
 #: the first this many of the 5 folds are run (``--folds-run``)
 FOLDS_RUN = [5]
 
@@ -147,11 +151,23 @@ def _rank_randsel(params):
     return rank
 
 
+def _own_model_randsel(X, y):
+    """``RandSel()``'s own model: ``selected_`` with its default test (after a screen, the permutation test)."""
+    with warnings.catch_warnings():  # an empty selected_ warns; the protocol scores the majority class then
+        warnings.simplefilter("ignore")
+        return RandSel(random_state=0).fit(X, y).selected_
+
+
+_own_model_randsel.own_model = True  # cv_table: the SVM on the features returned, not on a top 50
+
+
 def _rankers(args):
-    """The rankers compared: MultiSURF, f_classif, RandSel() and, with ``--local``, RandSel(label_kernel="local")."""
+    """The rankers compared: MultiSURF, f_classif, RandSel() and, with ``--local``, RandSel(label_kernel="local");
+    beside them ``RandSel()``'s own model (``selected_``, as many features as its test keeps)."""
     rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel({})}
     if args.local:
         rankers["RandSel(local)"] = _rank_randsel(dict(label_kernel="local"))
+    rankers[OWN] = _own_model_randsel
     return rankers
 
 
@@ -165,11 +181,23 @@ def cv_table(name, X, y, methods, relevant=None, split_seed=0):
     folds = list(StratifiedKFold(5, shuffle=True, random_state=split_seed).split(X, y))[:FOLDS_RUN[0]]
     out = {}
     for label, rank in methods.items():
-        accs, times, hits, acc10, acc_rel, acc_fill = [], [], [], [], [], []
+        accs, times, hits, acc10, acc_rel, acc_fill, sizes = [], [], [], [], [], [], []
         fill_rng = np.random.default_rng(0)
         for tr, te in folds:
             if rank is None:
                 cols, dt = slice(None), 0.0
+            elif getattr(rank, "own_model", False):
+                t0 = time.process_time()
+                cols = rank(X[tr], y[tr])
+                dt = time.process_time() - t0
+                sizes.append(cols.size)
+                if relevant is not None:
+                    hits.append(int(np.isin(cols, relevant).sum()))
+                if cols.size == 0:  # nothing selected: the majority class of the training part
+                    values, counts = np.unique(y[tr], return_counts=True)
+                    accs.append(float(np.mean(y[te] == values[counts.argmax()])))
+                    times.append(dt)
+                    continue
             else:
                 t0 = time.process_time()
                 order = rank(X[tr], y[tr])
@@ -188,7 +216,10 @@ def cv_table(name, X, y, methods, relevant=None, split_seed=0):
             times.append(dt)
         out[label] = (float(np.mean(accs)), float(np.mean(times)))
         extra = ""
-        if hits:
+        if sizes:
+            out[label] += (float(np.mean(sizes)), float(np.mean(hits)) if hits else float("nan"))
+            extra = f"  features {out[label][2]:.1f}" + (f", planted {out[label][3]:.1f}" if hits else "")
+        elif hits:
             out[label] += (float(np.mean(hits)), float(np.mean(acc10)), float(np.mean(acc_rel)),
                            float(np.mean(acc_fill)))
             extra = (f"  planted in top 50 {out[label][2]:.1f}  top-10 accuracy {out[label][3]:.3f}  "
@@ -231,7 +262,8 @@ def bench_a(args):
         rows.append((f"{name}, mean of splits {args.split_seeds} (per split: "
                      + "; ".join(f"{p['RandSel()'][0]:.3f} vs f {p['f_classif'][0]:.3f}, MS {p['MultiSURF'][0]:.3f}"
                                  for p in per) + ")", X.shape,
-                     {k: tuple(float(np.mean([p[k][i] for p in per])) for i in range(2)) for k in methods}))
+                     {k: tuple(float(np.mean([p[k][i] for p in per])) for i in range(len(per[0][k])))
+                      for k in methods}))
     for kind in ("planted", "ms-like"):
         drawn = [(shape, res) for name, shape, res in rows if name.startswith(f"{kind} draw")]
         if len(drawn) > 1:  # one draw's 5-fold accuracy has a standard error of about 0.03: the mean of the draws
@@ -243,15 +275,19 @@ def bench_a(args):
     print("\n(a) summary: mean accuracy over 5 folds (top 50, Gaussian SVM) / fit CPU s per fold; "
           "randSel ratios from the same run")
     print("| data set | " + " | ".join(labels) + " | randSel - MultiSURF acc | randSel - f_classif acc "
-          "| randSel / MultiSURF time |")
-    print("| --- " * (len(labels) + 4) + "|")
+          "| randSel / MultiSURF time | own model - MultiSURF acc | own model / MultiSURF time |")
+    print("| --- " * (len(labels) + 6) + "|")
     for name, shape, res in rows:
-        cells = [f"{res[k][0]:.3f}" + ("" if methods[k] is None else f" / {res[k][1]:.2f} s") for k in labels]
+        cells = [f"{res[k][0]:.3f}" + ("" if methods[k] is None else f" / {res[k][1]:.2f} s")
+                 + (f" / {res[k][2]:.1f} features" if getattr(methods[k], "own_model", False) else "")
+                 for k in labels]
         r, m, f = res["RandSel()"], res["MultiSURF"], res["f_classif"]
+        o = res[OWN]
         print(f"| {name} {shape[0]}x{shape[1]} | " + " | ".join(cells)
-              + f" | {r[0] - m[0]:+.3f} | {r[0] - f[0]:+.3f} | {r[1] / m[1]:.3f} |")
+              + f" | {r[0] - m[0]:+.3f} | {r[0] - f[0]:+.3f} | {r[1] / m[1]:.3f} | {o[0] - m[0]:+.3f} "
+              f"| {o[1] / m[1]:.3f} |")
     if planted:
-        ranked = [k for k in labels if methods[k] is not None]
+        ranked = [k for k in labels if methods[k] is not None and not getattr(methods[k], "own_model", False)]
         print("\n(a) planted sets: planted features (2 XOR + 10 shifted; ms-like: the 100 of the shifted "
               "blocks) in the top 50 / accuracy on the top 10 / "
               "accuracy on the planted features of the top 50 alone / on them with the rest of the 50 random noise "
