@@ -1,5 +1,6 @@
 """The figures' style: matplotlib's own fonts, so that the same data give the same bytes on every machine."""
 
+import warnings
 from pathlib import Path
 
 import matplotlib
@@ -9,7 +10,8 @@ from fscompbio.plots import _style
 
 
 def test_this_environment_draws_with_matplotlibs_own_fonts():
-    assert _style.bundled_fonts_problem() is None
+    problem = _style.bundled_fonts_problem()
+    assert problem is None, problem
 
 
 def test_a_font_list_without_the_bundled_fonts_is_named_with_its_fix(monkeypatch):
@@ -27,8 +29,6 @@ def test_apply_style_warns_once_when_the_fonts_are_not_matplotlibs(monkeypatch):
     monkeypatch.setattr(_style, "bundled_fonts_problem", lambda: "fonts are wrong")
     with pytest.warns(RuntimeWarning, match="fonts are wrong"):
         _style.apply_style()
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _style.apply_style()  # checked once per process
