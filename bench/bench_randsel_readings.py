@@ -145,7 +145,7 @@ from fscompbio.datasets import draw_name, make_dataset
 from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 from fscompbio.selection._randsel import tail_adaptive_scale
 
-from bench_randsel_wide import _rank_f, _rank_multisurf, _svm, expression_set  # bench/ is the script's directory
+from bench_randsel_wide import REAL, _rank_f, _rank_multisurf, _svm, expression_set  # bench/ is the script's directory
 
 ROOT = Path(__file__).resolve().parents[1]
 VAR, NS, AUTO = dict(standardize=True), dict(standardize="normal_scores"), dict(standardize="auto")
@@ -323,9 +323,15 @@ def bench_c(args):
         print(f"| {lab} | {hit}/{len(data)} | {exact}/{len(data)} | {dt:.1f} |", flush=True)
 
 
-def bench_d(args):
-    from sklearn.feature_selection import f_classif
+def _arrays():
+    """``(name, X, y)`` of the shipped micro-arrays prostate_ge, allaml and colon that are found."""
+    for name in REAL:
+        data = expression_set(name)
+        if data is not None:
+            yield (name, *data)
 
+
+def bench_d(args):
     splits = [int(k) for k in args.split_seeds.split(",")]
     seeds = [int(k) for k in args.array_seeds.split(",")]
     print("\n(d) micro-arrays: 5-fold accuracy of a Gaussian SVM on the top 50 (chosen in each training part); "
@@ -335,11 +341,7 @@ def bench_d(args):
     print("| data set | f_classif | " + " | ".join(labels) + " |")
     print("| --- " * (len(labels) + 2) + "|")
     diffs = []
-    for name in ["prostate_ge", "allaml", "colon"]:
-        data = expression_set(name)
-        if data is None:
-            continue
-        X, y = data
+    for name, X, y in _arrays():
         per = {lab: [] for lab in ["f_classif"] + labels}
         by_seed = {lab: {seed: [] for seed in seeds} for lab in labels}
         for split in splits:
@@ -350,9 +352,7 @@ def bench_d(args):
                     seed_accs = []
                     for tr, te in folds:
                         if lab == "f_classif":
-                            with warnings.catch_warnings():  # constant genes in a training part
-                                warnings.simplefilter("ignore")
-                                cols = np.argsort(-np.nan_to_num(f_classif(X[tr], y[tr])[0]), kind="stable")[:50]
+                            cols = _rank_f(X[tr], y[tr])[:50]
                         else:
                             cols = top(fit(CANDIDATES[lab], X[tr], y[tr], random_state=seed, n_features_to_select=50),
                                        50)
@@ -379,14 +379,8 @@ def bench_d(args):
     print("| data set | candidate | shared with f_classif's top 50 | F rank of the others: median / largest | "
           "members of the pair screen's pairs in it / their smallest adjusted p-value |")
     print("| --- | --- | --- | --- | --- |")
-    for name in ["prostate_ge", "allaml", "colon"]:
-        data = expression_set(name)
-        if data is None:
-            continue
-        X, y = data
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            f_order = np.argsort(-np.nan_to_num(f_classif(X, y)[0]), kind="stable")
+    for name, X, y in _arrays():
+        f_order = _rank_f(X, y)
         f_rank = np.empty_like(f_order)
         f_rank[f_order] = np.arange(f_order.size)
         for lab in labels:
@@ -724,11 +718,7 @@ def bench_k(args):
     print("| data set | MultiSURF s | width 0.5: accuracy / s | calibrated: accuracy / s | calibrated / width 0.5 "
           "| width 0.5 / MultiSURF | calibrated / MultiSURF | same top 50 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name in ["prostate_ge", "allaml", "colon"]:
-        data = expression_set(name)
-        if data is None:
-            continue
-        X, y = data
+    for name, X, y in _arrays():
         folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
         secs = {lab: [] for lab in ["MultiSURF", *rules]}
         accs = {lab: [] for lab in rules}

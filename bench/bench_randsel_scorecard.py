@@ -60,7 +60,7 @@ from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 
 # bench/ is the script's directory
 from bench_randsel_readings import PEERS, permuted, workflow_draw
-from bench_randsel_wide import (TOP, _rank_f, _rank_multisurf, _rank_randsel, _svm, expression_set, planted_wide,
+from bench_randsel_wide import (TOP, _accuracy, _rank_f, _rank_multisurf, _rank_randsel, _svm, expression_set, planted_wide,
                                 xor_pair_ranks)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -195,11 +195,7 @@ def _cv(X, y, rankers, split_seed):
             cols = rank(X[tr], y[tr])
             cols = cols if getattr(rank, "own_model", False) else cols[:TOP]
             secs[lab].append(time.process_time() - t0)
-            if cols.size:
-                acc[lab].append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
-            else:
-                values, counts = np.unique(y[tr], return_counts=True)
-                acc[lab].append(float(np.mean(y[te] == values[counts.argmax()])))
+            acc[lab].append(_accuracy(X, y, tr, te, cols))
     return acc, secs
 
 

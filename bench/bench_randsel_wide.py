@@ -131,6 +131,15 @@ def _svm():
     return make_pipeline(StandardScaler(), SVC(C=1.0, gamma="scale"))
 
 
+def _accuracy(X, y, tr, te, cols):
+    """Test accuracy of ``_svm()`` trained on the columns ``cols`` of the training part; with no column, of the
+    training part's majority class."""
+    if np.size(cols) == 0:
+        values, counts = np.unique(y[tr], return_counts=True)
+        return float(np.mean(y[te] == values[counts.argmax()]))
+    return _svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te])
+
+
 def _rank_multisurf(X, y):
     from skrebate import MultiSURF
 
@@ -193,11 +202,6 @@ def cv_table(name, X, y, methods, relevant=None, split_seed=0):
                 sizes.append(cols.size)
                 if relevant is not None:
                     hits.append(int(np.isin(cols, relevant).sum()))
-                if cols.size == 0:  # nothing selected: the majority class of the training part
-                    values, counts = np.unique(y[tr], return_counts=True)
-                    accs.append(float(np.mean(y[te] == values[counts.argmax()])))
-                    times.append(dt)
-                    continue
             else:
                 t0 = time.process_time()
                 order = rank(X[tr], y[tr])
@@ -207,12 +211,11 @@ def cv_table(name, X, y, methods, relevant=None, split_seed=0):
                     found = cols[np.isin(cols, relevant)]
                     hits.append(found.size)
                     acc10.append(_svm().fit(X[tr][:, order[:10]], y[tr]).score(X[te][:, order[:10]], y[te]))
-                    acc_rel.append(_svm().fit(X[tr][:, found], y[tr]).score(X[te][:, found], y[te])
-                                   if found.size else np.mean(y[te] == np.bincount(y[tr] > 0).argmax() * 2 - 1))
+                    acc_rel.append(_accuracy(X, y, tr, te, found))
                     noise = np.flatnonzero(~np.isin(np.arange(X.shape[1]), relevant))
                     fill = np.concatenate([found, fill_rng.choice(noise, TOP - found.size, replace=False)])
                     acc_fill.append(_svm().fit(X[tr][:, fill], y[tr]).score(X[te][:, fill], y[te]))
-            accs.append(_svm().fit(X[tr][:, cols], y[tr]).score(X[te][:, cols], y[te]))
+            accs.append(_accuracy(X, y, tr, te, cols))
             times.append(dt)
         out[label] = (float(np.mean(accs)), float(np.mean(times)))
         extra = ""
