@@ -116,8 +116,8 @@ Candidates (``RandSel`` parameters; every other one at its default):
     splits, each candidate's paired difference from ``f_classif`` and its standard error over the splits.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k|l]
-[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--array-seeds 0,1] [--draws 20]``. Each part but (i) and (j) (about
-15-20 minutes) stays under about 5 minutes on one core.
+[--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--array-seeds 0,1] [--draws 20]``. Each part
+but (i) and (j) (about 15-20 minutes) stays under about 5 minutes on one core.
 Prints a plain-text report; nothing is written.
 """
 

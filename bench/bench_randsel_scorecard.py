@@ -60,8 +60,8 @@ from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 
 # bench/ is the script's directory
 from bench_randsel_readings import PEERS, permuted, workflow_draw
-from bench_randsel_wide import (TOP, _accuracy, _rank_f, _rank_multisurf, _rank_randsel, _svm, expression_set, planted_wide,
-                                xor_pair_ranks)
+from bench_randsel_wide import (TOP, _accuracy, _rank_f, _rank_multisurf, _rank_randsel, _svm, expression_set,
+                                planted_wide, xor_pair_ranks)
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = []  # (target, reading, randSel, peers, verdict), printed together at the end

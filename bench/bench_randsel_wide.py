@@ -8,9 +8,10 @@
     defaults and ``n_features_to_select=50`` (it ranks; no permutation null for ``selected_``), optionally
     also the thesis' old micro-array settings; beside them ``RandSel()``'s own model: the SVM on ``selected_``
     of ``RandSel()`` with its default test (after the screen, the permutation test), as many features as the
-    test keeps (the majority class when it keeps none), with its size and planted features. Prints mean accuracy and mean fit time per fold, and
-    randSel's ratios against MultiSURF and f_classif from the same run. The planted set is drawn 3 times
-    (one draw's 5-fold accuracy has a standard error of about 0.03) and the mean row compares them.
+    test keeps (the majority class when it keeps none), with its size and planted features. Prints mean
+    accuracy and mean fit time per fold, and randSel's ratios against MultiSURF and f_classif from the same
+    run. The planted set is drawn 3 times (one draw's 5-fold accuracy has a standard error of about 0.03)
+    and the mean row compares them.
     ``--ms-like-draws k`` adds k draws of a mass-spectrometry-like 200 x 10,000 set (log-normal intensities,
     correlated neighbouring bins, signal in five blocks of 20: redundant relevant features; ``ms_like``).
     ``--local`` adds ``RandSel(label_kernel="local")``.
