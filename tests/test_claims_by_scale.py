@@ -95,3 +95,23 @@ def test_a_readme_block_is_replaced_between_its_markers_only():
     assert readme_blocks.block(new, markers) == "| new |"
     with pytest.raises(ValueError, match="no <!-- y:start -->"):
         readme_blocks.block(text, ("<!-- y:start -->", "<!-- y:end -->"))
+
+
+def test_a_kept_quick_run_records_the_blas_kernels_of_its_machine(tmp_path, monkeypatch):
+    run = tmp_path / "run"
+    (run / "figures").mkdir(parents=True)
+    (run / "results").mkdir()
+    _claims({"a": "holds"}).to_csv(run / "figures" / "claims.csv", index=False)
+    lib = {"user_api": "blas", "internal_api": "openblas", "version": "0.3.30", "architecture": "Haswell"}
+    other = {**lib, "version": "0.3.31", "architecture": "SkylakeX"}
+    (run / "results" / "environment.json").write_text(json.dumps({"blas": [lib, lib, other]}))
+    monkeypatch.setattr(S, "QUICK", tmp_path / "kept" / "claims.csv")
+    monkeypatch.setattr(S, "QUICK_PROVENANCE", tmp_path / "kept" / "provenance.json")
+    kept = S.keep_quick_run(run / "figures" / "claims.csv", "0" * 40)
+    assert kept["blas"] == "openblas 0.3.30 (Haswell), openblas 0.3.31 (SkylakeX)"
+    assert json.loads((tmp_path / "kept" / "provenance.json").read_text()) == kept
+    (run / "results" / "environment.json").unlink()  # a run without its record: no kernels claimed
+    assert "blas" not in S.keep_quick_run(run / "figures" / "claims.csv", "0" * 40)
+    (run / "results" / "environment.json").write_text("{}")
+    with pytest.raises(ValueError, match="environment.json"):
+        S.keep_quick_run(run / "figures" / "claims.csv", "0" * 40)
