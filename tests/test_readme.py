@@ -1,7 +1,9 @@
 """README.md is a landing page: at most 200 lines, and every relative link in it (and in the Markdown pages of
-docs/ that took its long sections) points to a file of the repository; every `make` target it names exists."""
+docs/ that took its long sections) points to a file of the repository; every `make` target it names exists; its Python examples run as written."""
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,13 @@ def test_every_make_target_the_readme_names_exists():
 def test_the_link_finder_reads_paths_and_skips_addresses():
     text = "[a](docs/x.md) [b](https://x.org) [c](#top) [d](../LICENSE#l2)"
     assert relative_links(text) == ["docs/x.md", "../LICENSE"]
+
+
+def test_the_readme_python_blocks_run_as_written(tmp_path):
+    """The library section's examples, run one after the other as a newcomer pastes them (breast cancer)."""
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    assert len(blocks) >= 2, "the README's library section shows KTA model selection and randSel"
+    script = tmp_path / "readme_examples.py"
+    script.write_text("\n".join(blocks))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, f"README.md's Python examples fail:\n{done.stderr[-3000:]}"
