@@ -111,9 +111,14 @@ Candidates (``RandSel`` parameters; every other one at its default):
 (d) (``--arrays``) the micro-arrays (prostate_ge, allaml, colon; screened): 5-fold accuracy of a Gaussian SVM on
     the top 50 (as ``bench_randsel_wide.py`` does), for ``f_classif`` and the candidates that change the screen
     (``screen subsets 800`` and ``1600``: more random halves per screening iteration, fewer noisy culls;
-    ``no pair screen``: ``screen_pairs=0``, no slot of the top 50 kept for a pair's members), over the fold
-    splits of ``--split-seeds`` and randSel's seeds of ``--array-seeds`` (averaged per split); with several
-    splits, each candidate's paired difference from ``f_classif`` and its standard error over the splits.
+    ``no pair screen``: ``screen_pairs=0``, no slot of the top 50 kept for a pair's members; ``screen width
+    128``: a screen kernel 64 times the default's width, in its linear regime; ``screen by contribution``: the
+    screen culls by the contributions, not their normal scores; ``screen by hsic``: and with the halves' kernel
+    norms held fixed, ``screen_by="hsic"``), over the fold splits of ``--split-seeds`` and randSel's seeds of
+    ``--array-seeds`` (averaged per split); with several splits, each candidate's paired difference from
+    ``f_classif`` and its standard error over the splits. On all samples, how many of each candidate's top 50 are
+    the F test's, and for the default's first screening iteration (every feature alive) how many of the top 50
+    by contribution ``c`` and by its normal score (``c / se``) are.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k|l]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--array-seeds 0,1] [--draws 20]``. Each part
@@ -133,7 +138,9 @@ from pathlib import Path
 import numpy as np
 import scipy
 import sklearn
+from scipy.stats import spearmanr
 from sklearn.datasets import load_breast_cancer
+from sklearn.feature_selection import f_classif
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -170,6 +177,9 @@ CANDIDATES = {
     "screen to 200": dict(screen_to=200),
     "screen subsets 800": dict(screen_subsets=800),
     "screen subsets 1600": dict(screen_subsets=1600),
+    "screen width 128": dict(screen_width=128.0),
+    "screen by contribution": dict(screen_by="contribution"),
+    "screen by hsic": dict(screen_by="hsic"),
     "no pair screen": dict(screen_pairs=0),
     "archived": dict(ARCHIVED_RANDSEL),
     "main effects not fixed": dict(fix_main_effects=False),
@@ -181,7 +191,8 @@ WORKFLOW_XOR_CANDIDATES = ("spread 0.5 + skipped tails (default)", "archived")
 ARRAY_CANDIDATES = ("spread 0.5 (before)", "spread 0.5 + ns", "spread 0.5 + marginal tails (before)",
                     "spread 0.5 + tails (before)", "spread 0.5 + skipped tails (default)", "width grid + pairs",
                     "evidence (0.5, 2.0) + pairs", "tail (0.5, 2.0) + pairs", "screen width 8.0",
-                    "screen to 200", "screen subsets 800", "screen subsets 1600", "no pair screen")
+                    "screen to 200", "screen subsets 800", "screen subsets 1600", "no pair screen",
+                    "screen width 128", "screen by contribution", "screen by hsic")
 PEERS = {  # chapter 4's peers with the thesis config's settings
     "Gaussian RFE": ("KernelRFE", dict(step=0.25)),
     "FoHSIC": ("FoHSIC", dict(n_steps=150)),
@@ -391,6 +402,22 @@ def bench_d(args):
             pairs = (f"{int(np.isin(cols, sel.screen_pairs_.ravel()).sum())} / {sel.screen_pair_pvalues_.min():.2g}"
                      if sel.screen_pairs_.size else "-")
             print(f"| {name} | {lab} | {50 - others.size} | {tail} | {pairs} |", flush=True)
+    print("\nThe default's first screening iteration (every feature alive; randSel's random_state 0, all samples): how "
+          "many of the top 50 by the contribution c and by its normal score c / se are f_classif's top 50; the "
+          "Spearman correlation of each with the F statistic over f_classif's top 200")
+    print("| data set | by c | by c / se | Spearman over F's top 200: c / (c / se) | median se / c there |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, X, y in _arrays():
+        F = np.nan_to_num(f_classif(X, y)[0])
+        f_order = np.argsort(-F, kind="stable")
+        sel = fit({}, X, y, random_state=0)
+        c, se = sel.contributions_[0], sel.contribution_se_[0]
+        t = c / se
+        top200 = f_order[:200]
+        shared = [len(set(f_order[:50].tolist()) & set(np.argsort(-v, kind="stable")[:50].tolist())) for v in (c, t)]
+        rho = [spearmanr(v[top200], F[top200])[0] for v in (c, t)]
+        print(f"| {name} | {shared[0]} | {shared[1]} | {rho[0]:.2f} / {rho[1]:.2f} | "
+              f"{np.median(se[top200] / c[top200]):.3f} |", flush=True)
     if len(splits) > 1:
         print("\n| data set | candidate | paired difference from f_classif (standard error over splits) | "
               "splits below / above |")

@@ -303,3 +303,24 @@ def test_random_subset_masks_are_the_index_partitions_subsets(n, size):
     got = random_subset_masks(_Keys(keys), n, size, 25)
     np.testing.assert_array_equal(got, _masks_by_index_partition(keys, size))
     assert (got.sum(axis=0) == size).all() and got.flags["F_CONTIGUOUS"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hsic1_alignment_gradient_obeys_euler_with_and_without_the_norm(seed):
+    """HSIC1 drops the diagonal, so its alignment does not change when every pair entry of K is scaled: the
+    gradient is orthogonal to K (Euler, degree 0). With the norm held fixed the numerator is linear in K:
+    ``<grad, K> = a`` (degree 1), and the gradient is the label's pair weights over the fixed norm."""
+    rng = np.random.default_rng(seed)
+    m = 10
+    X = rng.normal(size=(m, 5))
+    lay = PairLayout(m)
+    target = CenteredTarget(label_kernel(_labels(rng, m)), lay)
+    Kp = np.column_stack([lay.take(gaussian_kernel(X[:, : j + 2], gamma=0.3)) for j in range(3)])
+    a, grad = batched_alignment(Kp, target, "unbiased", gradient=True)
+    a_held, held = batched_alignment(Kp, target, "unbiased", gradient=True, hold_norm=True)
+    np.testing.assert_array_equal(a_held, a)
+    np.testing.assert_allclose(np.einsum("pb,pb->b", grad, Kp), 0.0, atol=1e-12)
+    np.testing.assert_allclose(np.einsum("pb,pb->b", held, Kp), a, rtol=1e-10)
+    # one direction, the label's pair weights, for every kernel of the stack
+    direction = target.w1_pairs[:, None] / target.w1_pairs[0]
+    np.testing.assert_allclose(held / held[:1], np.broadcast_to(direction, held.shape), rtol=1e-10)

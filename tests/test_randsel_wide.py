@@ -253,3 +253,44 @@ def test_rare_class_on_wide_data_fits_with_its_permutation_test(seed):
     sel = RandSel(random_state=seed).fit(X, y)
     assert sel.n_permutations_ > 0
     assert sel.ranking_[j] == 1 and j in np.flatnonzero(sel.get_support())
+
+
+def _redundant(seed, n=100, d=2000):
+    """100 informative features made of five class-related factors (each feature one factor with a loading
+    0.3-1.0, so many are nearly copies of one another) among d; columns permuted."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, d))
+    latent = rng.normal(size=(n, 5)) + 1.5 * y[:, None]
+    X[:, :100] += latent[:, np.arange(100) % 5] * rng.uniform(0.3, 1.0, size=100)
+    return X[:, rng.permutation(d)], y
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_screen_by_hsic_keeps_the_marginally_strongest_features(seed):
+    """``screen_by="hsic"`` culls by the contribution with the halves' kernel norms held fixed: among redundant
+    informative features the screen keeps those a marginal test ranks first (the squared correlation with the
+    label, the alignment's first-order term), most of its top 50."""
+    X, y = _redundant(seed)
+    Xs = (X - X.mean(0)) / X.std(0)
+    r2 = (Xs.T @ ((y - y.mean()) / y.std()) / y.size) ** 2
+    best = set(np.argsort(-r2)[:50].tolist())
+    rs = RandSel(screen_by="hsic", random_state=seed).fit(X, y)
+    survivors = rs.support_history_[int(np.argmin(rs.screened_))]  # the first exact iteration's features
+    assert rs.screened_.any() and len(best & set(survivors.tolist())) >= 44
+
+
+def test_screen_by_auto_follows_cull_by_and_bad_values_are_refused():
+    X, y, _, _ = planted(n_samples=80, n_features=800, seed=1)
+    for cull_by in ("evidence", "contribution"):
+        auto = RandSel(cull_by=cull_by, random_state=0).fit(X, y)
+        same = RandSel(cull_by=cull_by, screen_by=cull_by, random_state=0).fit(X, y)
+        np.testing.assert_array_equal(auto.ranking_, same.ranking_)
+    # the screen's key alone: culling the screen by contribution and the exact iterations by evidence gives the
+    # screen of cull_by="contribution" (the same draws), then another ranking
+    mixed = RandSel(screen_by="contribution", random_state=0).fit(X, y)
+    first = int(np.argmin(auto.screened_))
+    assert mixed.screened_.sum() == auto.screened_.sum() > 0
+    np.testing.assert_array_equal(mixed.support_history_[first], auto.support_history_[first])
+    with pytest.raises(ValueError, match="screen_by"):
+        RandSel(screen_by="f_test").fit(X, y)

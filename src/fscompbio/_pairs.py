@@ -542,7 +542,7 @@ def _centred_sq_norm(m, ssq, k1):
     return np.maximum(kc_sq, 0.0), row, total
 
 
-def batched_alignment(Kp, target, estimator="biased", *, gradient=False):
+def batched_alignment(Kp, target, estimator="biased", *, gradient=False, hold_norm=False):
     """Centred alignment (thesis definition 2.3.1) of every kernel of a stack, in float64.
 
     Parameters
@@ -560,6 +560,11 @@ def batched_alignment(Kp, target, estimator="biased", *, gradient=False):
         figure 4.1).
     gradient : bool, default=False
         Also return ``da / dK_p``.
+    hold_norm : bool, default=False
+        With ``gradient``: the derivative with the kernel's norm held at its value, ``d num / dK_p /
+        (||K|| ||L||)`` (the change of the numerator, HSIC1 or the centred inner product, on the alignment's
+        scale), without the normalisation's term ``-a d||K|| / dK_p / ||K||``, which lowers an entry that adds
+        to structure the kernel already has.
 
     Returns
     -------
@@ -606,7 +611,9 @@ def batched_alignment(Kp, target, estimator="biased", *, gradient=False):
         d_kk = 4.0 * Kd + 4.0 * c * s_k - (4.0 / (m - 2)) * (k1[ia] + k1[ib])
     ok = denom > 0
     # d(num / sqrt(kk) / |L|) = d_num / (sqrt(kk) |L|) - a d_kk / (2 kk)
-    grad = d_num / np.where(ok, denom, 1.0) - (a / (2.0 * np.where(ok, kk, 1.0))) * d_kk
+    grad = d_num / np.where(ok, denom, 1.0)
+    if not hold_norm:
+        grad = grad - (a / (2.0 * np.where(ok, kk, 1.0))) * d_kk
     grad[:, ~ok] = 0.0
     return a, grad
 

@@ -391,6 +391,18 @@ class RandSel(SelectorMixin, BaseEstimator):
     screen_width : float, default=2.0
         Width of the screening iterations' Gaussian kernel as a multiple of
         the median pairwise distance of the random halves.
+    screen_by : {"auto", "evidence", "contribution", "hsic"}, default="auto"
+        How the screening iterations cull. ``"auto"``: as ``cull_by``.
+        ``"evidence"``: by the features' summed normal scores (contribution
+        over standard error); ``"contribution"``: by this iteration's
+        contributions. ``"hsic"``: by the contribution with the derivative
+        taken with each half's kernel norm held fixed (the change of HSIC1
+        with the label): close to a marginal test's ranking (the F test on two
+        classes at a wide ``screen_width``). A normal score saturates for
+        strong features (its standard error grows with the contribution) and
+        the norm's term lowers a feature that strengthens structure the half's
+        kernel already has; both make the default screen rank differently
+        from a marginal test. See Notes, "Wide data".
     screen_pairs : int, default=5
         On data wider than ``pair_screen_above`` features, the
         ``screen_pairs`` feature pairs whose product is most correlated with
@@ -701,7 +713,9 @@ class RandSel(SelectorMixin, BaseEstimator):
     significant at family-wise level ``alpha`` over all the pairs scored
     (:func:`~fscompbio.selection._pair_screen.pair_pvalues`) are fixed: an
     established interaction is ranked by the exact iterations, not culled by
-    them. The pair screen runs on data of any width (``pair_screen_above``),
+    them. ``screen_by="hsic"`` culls by the contributions themselves, with
+    the halves' kernel norms held fixed, a statistic close to a marginal
+    test's; the default culls by the normal scores. The pair screen runs on data of any width (``pair_screen_above``),
     where it fixes an established pair before the first, blind iterations
     can cull one of its members. The exact iterations rank all survivors;
     their evidence starts afresh after the screen (``docs/randsel.md``,
@@ -796,6 +810,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_to": [Interval(Integral, 1, None, closed="left")],
         "screen_subsets": [Interval(Integral, 2, None, closed="left")],
         "screen_width": [Interval(Real, 0, None, closed="neither")],
+        "screen_by": [StrOptions({"auto", "evidence", "contribution", "hsic"})],
         "screen_pairs": [Interval(Integral, 0, None, closed="left")],
         "pair_screen_above": [Interval(Integral, 0, None, closed="left"), None],
         "fix_main_effects": ["boolean", StrOptions({"fwe", "fdr"})],
@@ -830,6 +845,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen_to=SCREEN_TO,
         screen_subsets=SCREEN_SUBSETS,
         screen_width=SCREEN_WIDTH,
+        screen_by="auto",
         screen_pairs=SCREEN_PAIRS,
         pair_screen_above=0,
         fix_main_effects=True,
@@ -860,6 +876,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_to = screen_to
         self.screen_subsets = screen_subsets
         self.screen_width = screen_width
+        self.screen_by = screen_by
         self.screen_pairs = screen_pairs
         self.pair_screen_above = pair_screen_above
         self.fix_main_effects = fix_main_effects
@@ -976,7 +993,8 @@ class RandSel(SelectorMixin, BaseEstimator):
             if screening:
                 N = self.screen_subsets
                 c, se, mult, mean_a = _screen_iteration(
-                    problem, surv, N, self.batch_size, self.screen_width, self.estimator, rng
+                    problem, surv, N, self.batch_size, self.screen_width, self.estimator, rng,
+                    hold_norm=self.screen_by == "hsic",
                 )
                 z = _normal_scores(c, se, _n_batches(N, self.batch_size))
             else:
@@ -1012,7 +1030,8 @@ class RandSel(SelectorMixin, BaseEstimator):
                 n_cull = max(1, int(np.floor(self.cull_fraction * n)))
             n_cull = min(n_cull, n - self.min_features, free_idx.size)
             evidence[surv] += z
-            key = evidence[surv] if self.cull_by == "evidence" else c
+            by_evidence = (self.cull_by if not screening or self.screen_by == "auto" else self.screen_by) == "evidence"
+            key = evidence[surv] if by_evidence else c
             worst = free_idx[np.argsort(key[free_idx], kind="stable")[:n_cull]]
             order.extend(surv[worst].tolist())
             surv = np.delete(surv, worst)

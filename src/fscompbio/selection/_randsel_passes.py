@@ -520,7 +520,7 @@ def _median_sq_distance(Xr, layout, Mm, rng, n_pairs=2000, n_sets=10):
 # --- the screen: first-order contributions of every feature at once -------------------------------
 
 
-def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
+def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng, hold_norm=False):
     """One screening pass over ``cols``: first-order contributions, standard errors, width, mean alignment.
 
     By definition 4.2.1 of the thesis, ``c_j = E[a(S u {j}) - a(S)]`` over
@@ -536,6 +536,9 @@ def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
     members of ``S+`` (whose spread grows with the effects of all the other
     features). The second-order remainder is of relative size
     ``gamma T ~ 1 / n`` (the width grows with the subset).
+
+    ``hold_norm``: the derivative with each half's kernel norm held fixed (``screen_by="hsic"``): the change of
+    HSIC1 with the label, on the alignment's scale.
 
     Returns ``(c, se, width, mean_alignment)`` as :func:`_iteration`.
     """
@@ -565,7 +568,7 @@ def _screen_iteration(problem, cols, n_sets, batch_size, width, estimator, rng):
             chosen = int(np.argmax(scores)) if grid.size > 1 else 0
         gamma = gammas[chosen]
         K = np.exp(np.multiply(D2, np.float32(-gamma)))
-        a, grad = batched_alignment(K, target, estimator, gradient=True)
+        a, grad = batched_alignment(K, target, estimator, gradient=True, hold_norm=hold_norm)
         # d a / d w_j = sum_p G_p T_pj for each half; only their sum over the batch's halves is needed, so
         # the halves are summed before the product (one matrix-vector product with T)
         Gs = (grad * K * -gamma).sum(axis=1).astype(np.float32)
