@@ -1,5 +1,6 @@
 """README.md is a landing page: at most 200 lines, and every relative link in it (and in the Markdown pages of
-docs/ that took its long sections) points to a file of the repository; every `make` target it names exists; its Python examples run as written."""
+docs/ that took its long sections) points to a file of the repository; every `make` target it names exists; its
+Python examples run as written."""
 
 import re
 import subprocess

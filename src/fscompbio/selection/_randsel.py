@@ -715,11 +715,11 @@ class RandSel(SelectorMixin, BaseEstimator):
     established interaction is ranked by the exact iterations, not culled by
     them. ``screen_by="hsic"`` culls by the contributions themselves, with
     the halves' kernel norms held fixed, a statistic close to a marginal
-    test's; the default culls by the normal scores. The pair screen runs on data of any width (``pair_screen_above``),
-    where it fixes an established pair before the first, blind iterations
-    can cull one of its members. The exact iterations rank all survivors;
-    their evidence starts afresh after the screen (``docs/randsel.md``,
-    sections 3, 8 and 17).
+    test's; the default culls by the normal scores. The pair screen runs on
+    data of any width (``pair_screen_above``), where it fixes an established
+    pair before the first, blind iterations can cull one of its members. The
+    exact iterations rank all survivors; their evidence starts afresh after
+    the screen (``docs/randsel.md``, sections 3, 8, 17 and 30).
 
     **Error control.** ``c_j / se_j`` is referred to a t distribution with
     ``n_batches - 1`` degrees of freedom (the batches are independent draws
