@@ -118,7 +118,10 @@ Candidates (``RandSel`` parameters; every other one at its default):
     ``--array-seeds`` (averaged per split); with several splits, each candidate's paired difference from
     ``f_classif`` and its standard error over the splits. On all samples, how many of each candidate's top 50 are
     the F test's, and for the default's first screening iteration (every feature alive) how many of the top 50
-    by contribution ``c`` and by its normal score (``c / se``) are.
+    by contribution ``c`` and by its normal score (``c / se``) are. ``--kta-pick``: also a choice, per training
+    part, between the default's top 50 and ``screen_by="hsic"``'s by the alignment of a Gaussian kernel on each
+    (standardised, gamma 1 / 50 as the SVM's "scale") with the label on the training part, under both
+    estimators (the centred alignment and HSIC1's), randSel's random_state 0.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_readings.py [--quick] [--only 0|a|b|c|d|e|f|g|h|i|j|k|l]
 [--candidates 'size 0.22;spread 0.5 + ns'] [--split-seeds 0,1,2] [--array-seeds 0,1] [--draws 20]``. Each part
@@ -148,7 +151,9 @@ from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 import fscompbio
+from fscompbio._pairs import CenteredTarget, PairLayout, batched_alignment
 from fscompbio.datasets import draw_name, make_dataset
+from fscompbio.kernels import gaussian_kernel, label_kernel
 from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 from fscompbio.selection._randsel import tail_adaptive_scale
 
@@ -418,12 +423,58 @@ def bench_d(args):
         rho = [spearmanr(v[top200], F[top200])[0] for v in (c, t)]
         print(f"| {name} | {shared[0]} | {shared[1]} | {rho[0]:.2f} / {rho[1]:.2f} | "
               f"{np.median(se[top200] / c[top200]):.3f} |", flush=True)
+    if args.kta_pick:
+        _kta_pick(splits)
     if len(splits) > 1:
         print("\n| data set | candidate | paired difference from f_classif (standard error over splits) | "
               "splits below / above |")
         print("| --- | --- | --- | --- |")
         for name, lab, mean, se, below, above, n in diffs:
             print(f"| {name} | {lab} | {mean:+.4f} ({se:.4f}) | {below} / {above} of {n} |")
+
+
+def _kta_pick(splits):
+    """(d) ``--kta-pick``: the default's top 50 or the F-like screen's, whichever a Gaussian kernel on it aligns
+    better with the training part's labels (the thesis' model selection by alignment, chapter 3)."""
+    print("\nThe default's top 50 or screen_by='hsic''s, chosen per training part by the alignment with the label of a "
+          "Gaussian kernel on each (randSel's random_state 0): mean accuracy, paired difference from f_classif "
+          "(standard error over the splits), and how often the F-like screen's is chosen")
+    print("| data set | f_classif | default | screen by hsic | chosen by the centred alignment | chosen by HSIC1's |")
+    print("| --- | --- | --- | --- | --- | --- |")
+
+    def aligned(X, y, cols, estimator):
+        Z = StandardScaler().fit_transform(X[:, cols])
+        lay = PairLayout(y.size)
+        K = lay.take(gaussian_kernel(Z, gamma=1.0 / Z.shape[1]))[:, None]
+        return float(batched_alignment(K, CenteredTarget(label_kernel(y), lay), estimator)[0])
+
+    for name, X, y in _arrays():
+        acc = {k: [] for k in ("f", "default", "hsic", "biased", "unbiased")}
+        chose = {"biased": [], "unbiased": []}
+        for split in splits:
+            per = {k: [] for k in acc}
+            for tr, te in StratifiedKFold(5, shuffle=True, random_state=split).split(X, y):
+                cols = {"f": _rank_f(X[tr], y[tr])[:50],
+                        "default": top(fit({}, X[tr], y[tr], random_state=0, n_features_to_select=50), 50),
+                        "hsic": top(fit(dict(screen_by="hsic"), X[tr], y[tr], random_state=0,
+                                        n_features_to_select=50), 50)}
+                for est in chose:
+                    h = aligned(X[tr], y[tr], cols["hsic"], est) > aligned(X[tr], y[tr], cols["default"], est)
+                    chose[est].append(h)
+                    cols[est] = cols["hsic"] if h else cols["default"]
+                for k, c in cols.items():
+                    m = make_pipeline(StandardScaler(), SVC()).fit(X[tr][:, c], y[tr])
+                    per[k].append(m.score(X[te][:, c], y[te]))
+            for k in acc:
+                acc[k].append(float(np.mean(per[k])))
+        f = np.array(acc["f"])
+        cells = [f"{f.mean():.3f}"]
+        for k in ("default", "hsic", "biased", "unbiased"):
+            d = np.array(acc[k]) - f
+            se = d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else float("nan")
+            cells.append(f"{np.mean(acc[k]):.3f}, {d.mean():+.4f} ({se:.4f})"
+                         + (f", F-like in {np.mean(chose[k]):.0%}" if k in chose else ""))
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 
 
 def _config(name):
@@ -823,6 +874,8 @@ def main():
     ap.add_argument("--thesis-ch4", action="store_true",
                     help="(e): at the thesis config's chapter-4 randSel settings instead of RandSel's own")
     ap.add_argument("--split-seeds", default="0", help="(d): comma-separated shuffle seeds of the 5-fold splits")
+    ap.add_argument("--kta-pick", action="store_true",
+                    help="(d): also choose between the default's and the F-like screen's top 50 by alignment")
     ap.add_argument("--array-seeds", default="0",
                     help="(d): comma-separated random_state values of randSel, its accuracy averaged over them")
     ap.add_argument("--candidates", default=None, help="semicolon-separated candidate labels (default: all)")
