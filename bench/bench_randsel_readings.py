@@ -117,8 +117,8 @@ Candidates (``RandSel`` parameters; every other one at its default):
     norms held fixed, ``screen_by="hsic"``), over the fold splits of ``--split-seeds`` and randSel's seeds of
     ``--array-seeds`` (averaged per split); with several splits, each candidate's paired difference from
     ``f_classif`` and its standard error over the splits. On all samples, how many of each candidate's top 50 are
-    the F test's, and for the default's first screening iteration (every feature alive) how many of the top 50
-    by contribution ``c`` and by its normal score (``c / se``) are. ``--kta-pick``: also a choice, per training
+    the F test's, and for each candidate's first screening iteration (every feature alive) how many of the top
+    50 by contribution ``c`` and by its normal score (``c / se``) are. ``--kta-pick``: also a choice, per training
     part, between the default's top 50 and ``screen_by="hsic"``'s by the alignment of a Gaussian kernel on each
     (standardised, gamma 1 / 50 as the SVM's "scale") with the label on the training part, under both
     estimators (the centred alignment and HSIC1's), randSel's random_state 0.
@@ -391,14 +391,22 @@ def bench_d(args):
             se = d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else float("nan")
             diffs.append((name, lab, d.mean(), se, int((d < 0).sum()), int((d > 0).sum()), d.size))
     print("\nTop 50 on all samples (randSel's random_state 0): how many are also f_classif's top 50, and the F ranks "
-          "(0 = best) of the others: median and largest")
+          "(0 = best) of the others: median and largest; the first screening iteration's (every feature alive): how "
+          "many of the top 50 by the contribution c and by its normal score c / se (the screen's culling key by "
+          "default) are f_classif's top 50, the Spearman correlation of each with the F statistic over "
+          "f_classif's top 200 and the median se / c there")
     print("| data set | candidate | shared with f_classif's top 50 | F rank of the others: median / largest | "
-          "members of the pair screen's pairs in it / their smallest adjusted p-value |")
-    print("| --- | --- | --- | --- | --- |")
+          "members of the pair screen's pairs in it / their smallest adjusted p-value | first iteration: shared "
+          "by c / by c / se | Spearman with F: c / c / se | median se / c |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, X, y in _arrays():
+        with warnings.catch_warnings():  # constant columns: F is nan, as in _rank_f
+            warnings.simplefilter("ignore")
+            F = np.nan_to_num(f_classif(X, y)[0])
         f_order = _rank_f(X, y)
         f_rank = np.empty_like(f_order)
         f_rank[f_order] = np.arange(f_order.size)
+        f_top, top200 = set(f_order[:50].tolist()), f_order[:200]
         for lab in labels:
             sel = fit(CANDIDATES[lab], X, y, random_state=0, n_features_to_select=50)
             cols = top(sel, 50)
@@ -406,23 +414,12 @@ def bench_d(args):
             tail = f"{int(np.median(others))} / {int(others.max())}" if others.size else "-"
             pairs = (f"{int(np.isin(cols, sel.screen_pairs_.ravel()).sum())} / {sel.screen_pair_pvalues_.min():.2g}"
                      if sel.screen_pairs_.size else "-")
-            print(f"| {name} | {lab} | {50 - others.size} | {tail} | {pairs} |", flush=True)
-    print("\nThe default's first screening iteration (every feature alive; randSel's random_state 0, all samples): how "
-          "many of the top 50 by the contribution c and by its normal score c / se are f_classif's top 50; the "
-          "Spearman correlation of each with the F statistic over f_classif's top 200")
-    print("| data set | by c | by c / se | Spearman over F's top 200: c / (c / se) | median se / c there |")
-    print("| --- | --- | --- | --- | --- |")
-    for name, X, y in _arrays():
-        F = np.nan_to_num(f_classif(X, y)[0])
-        f_order = np.argsort(-F, kind="stable")
-        sel = fit({}, X, y, random_state=0)
-        c, se = sel.contributions_[0], sel.contribution_se_[0]
-        t = c / se
-        top200 = f_order[:200]
-        shared = [len(set(f_order[:50].tolist()) & set(np.argsort(-v, kind="stable")[:50].tolist())) for v in (c, t)]
-        rho = [spearmanr(v[top200], F[top200])[0] for v in (c, t)]
-        print(f"| {name} | {shared[0]} | {shared[1]} | {rho[0]:.2f} / {rho[1]:.2f} | "
-              f"{np.median(se[top200] / c[top200]):.3f} |", flush=True)
+            c, se = sel.contributions_[0], sel.contribution_se_[0]
+            keys = (c, c / se)
+            shared = [len(f_top & set(np.argsort(-v, kind="stable")[:50].tolist())) for v in keys]
+            rho = [spearmanr(v[top200], F[top200])[0] for v in keys]
+            print(f"| {name} | {lab} | {50 - others.size} | {tail} | {pairs} | {shared[0]} / {shared[1]} | "
+                  f"{rho[0]:.2f} / {rho[1]:.2f} | {np.median(se[top200] / c[top200]):.3f} |", flush=True)
     if args.kta_pick:
         _kta_pick(splits)
     if len(splits) > 1:

@@ -60,8 +60,8 @@ from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
 
 # bench/ is the script's directory
 from bench_randsel_readings import PEERS, permuted, workflow_draw
-from bench_randsel_wide import (TOP, _accuracy, _rank_f, _rank_multisurf, _rank_randsel, _svm, expression_set,
-                                planted_wide, xor_pair_ranks)
+from bench_randsel_wide import (TOP, _accuracy, _own_model_randsel, _rank_f, _rank_multisurf, _rank_randsel, _svm,
+                                expression_set, planted_wide, xor_pair_ranks)
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICTS = []  # (target, reading, randSel, peers, verdict), printed together at the end
@@ -176,14 +176,6 @@ def part_d(args):
             ours >= old)
 
 
-def _own_model(X, y):
-    """``RandSel()``'s own model: ``selected_`` under its default test (after a screen, the permutation test)."""
-    return quiet_fit(X, y, random_state=0).selected_
-
-
-_own_model.own_model = True  # _cv: the SVM on the features returned, not on a top 50
-
-
 def _cv(X, y, rankers, split_seed):
     """Per fold: accuracy of the SVM on each ranker's top 50 (an own model: on its features; none: the
     training part's majority class) and the ranker's CPU s."""
@@ -201,7 +193,7 @@ def _cv(X, y, rankers, split_seed):
 
 def part_e(args):
     rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel(PARAMS),
-               "RandSel() selected_": _own_model}
+               "RandSel() selected_": _own_model_randsel(PARAMS)}
     split_seeds = [int(s) for s in args.split_seeds.split(",")][:1 if args.quick else None]
     sets = {}
     for name in ("prostate_ge",) if args.quick else ("prostate_ge", "allaml", "colon"):

@@ -161,14 +161,16 @@ def _rank_randsel(params):
     return rank
 
 
-def _own_model_randsel(X, y):
-    """``RandSel()``'s own model: ``selected_`` with its default test (after a screen, the permutation test)."""
-    with warnings.catch_warnings():  # an empty selected_ warns; the protocol scores the majority class then
-        warnings.simplefilter("ignore")
-        return RandSel(random_state=0).fit(X, y).selected_
+def _own_model_randsel(params):
+    """randSel's own model: ``selected_`` of ``RandSel(**params)`` with its default test (after a screen, the
+    permutation test), as many features as the test keeps."""
+    def own(X, y):
+        with warnings.catch_warnings():  # an empty selected_ warns; the protocol scores the majority class then
+            warnings.simplefilter("ignore")
+            return RandSel(random_state=0, **params).fit(X, y).selected_
 
-
-_own_model_randsel.own_model = True  # cv_table: the SVM on the features returned, not on a top 50
+    own.own_model = True  # cv_table and the scorecard: the SVM on the features returned, not on a top 50
+    return own
 
 
 def _rankers(args):
@@ -177,7 +179,7 @@ def _rankers(args):
     rankers = {"MultiSURF": _rank_multisurf, "f_classif": _rank_f, "RandSel()": _rank_randsel({})}
     if args.local:
         rankers["RandSel(local)"] = _rank_randsel(dict(label_kernel="local"))
-    rankers[OWN] = _own_model_randsel
+    rankers[OWN] = _own_model_randsel({})
     return rankers
 
 
