@@ -66,7 +66,9 @@ Candidates (``RandSel`` parameters; every other one at its default):
     workflow's draws 0-2 of the fake class, XOR, non-linear Weston and linear Zhang (feature noise) at the thesis
     config's chapter-4 settings (``--defaults``: RandSel's own): size of ``selected_`` / relevant in it, and CPU
     s of the fit with the refits. With ``--candidates``: the named candidates' Bonferroni ``selected_`` side by
-    side instead (no refits).
+    side instead (no refits). ``--fake-draws N``: also the fake class over ``make_dataset`` seeds 0 to N-1, how
+    many fits of each test select anything (an estimate of its family-wise error under labels independent of
+    every feature).
 (g) the linear Zhang sets (sample noise, feature noise) and non-linear Weston over ``--draws`` draws (default 20; ``make_dataset``
     seeds 0..N-1, columns permuted as in (b)): relevant features in the top 10 of ``RandSel()``, of chapter 4's
     peers, and of references that rank by the absolute correlation with the label: of every feature's normal
@@ -558,6 +560,26 @@ def bench_f(args):
                 cells[key].append(f"{len(chosen)}/{len(chosen & rel)}")
         print(f"| {name} | {len(rel)} | {', '.join(cells['b'])} | {', '.join(cells['r'])} | {dt / 3:.1f} |",
               flush=True)
+    if args.fake_draws:
+        _fake_class_rate(args.fake_draws, settings)
+
+
+def _fake_class_rate(n_draws, settings):
+    """How often each test selects anything when the labels are independent of every feature."""
+    sizes = {"b": [], "r": []}
+    for seed in range(n_draws):
+        ds = make_dataset("fake_class", random_state=seed)
+        sizes["b"].append(len(fit({}, ds.X, ds.y, random_state=0, **settings).selected_))
+        sizes["r"].append(len(fit({}, ds.X, ds.y, random_state=0, refit_permutations=19, **settings).selected_))
+    print(f"\n(f) the fake class ({ds.X.shape[0]} x {ds.X.shape[1]}, labels independent of every feature), "
+          f"make_dataset seeds 0-{n_draws - 1}, random_state 0: fits that select at least one feature (the "
+          f"family-wise error's estimate; its level is 0.05) and the selected sizes")
+    print("| test | fits selecting >= 1 | sizes 0 / 1 / 2 / ... | mean size |")
+    print("| --- | --- | --- | --- |")
+    for key, lab in (("b", "Bonferroni (default)"), ("r", "refits (19)")):
+        z = np.asarray(sizes[key])
+        print(f"| {lab} | {(z > 0).sum()} of {n_draws} ({(z > 0).mean():.2f}) | "
+              f"{' / '.join(map(str, np.bincount(z)))} | {z.mean():.2f} |", flush=True)
 
 
 def bench_g(args):
@@ -862,6 +884,8 @@ def main():
     ap.add_argument("--only", choices=["0", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"], default=None)
     ap.add_argument("--draws", type=int, default=20, help="(g), (h), (i), (j): draws of each set")
     ap.add_argument("--defaults", action="store_true", help="(f): RandSel's own settings, not the thesis config's")
+    ap.add_argument("--fake-draws", type=int, default=0,
+                    help="(f): also the fake class over make_dataset seeds 0 to N-1, each test's rate of selecting")
     ap.add_argument("--quick", action="store_true", help="5 XOR seeds instead of 20")
     ap.add_argument("--arrays", action="store_true", help="also (d), the micro-arrays")
     ap.add_argument("--no-peers", action="store_true")

@@ -59,7 +59,7 @@ def plot_contributions_per_iteration(contributions, relevant, *, title="", mean_
         ax.invert_xaxis()
         ax.set_xlabel("surviving features (log scale)")
         ax.set_ylabel("mean HSIC1 alignment of the subsets")
-        ax.set_title("The alignment rises as noise is culled")
+        ax.set_title("Mean alignment as features are culled")
     fig.tight_layout()
     return fig
 

@@ -364,10 +364,11 @@ class RandSel(SelectorMixin, BaseEstimator):
         of the run (Bonferroni), see ``selected_``. The tests are given the
         data: they measure how precisely the partitions estimate each
         contribution on these samples, not whether an association would
-        replicate in new ones, so a chance association can pass (on the fake
-        class, 300 x 200 with labels independent of the features, 24 of 40
-        fits select one or two features). ``refit_permutations`` tests
-        against refits on permuted labels instead (see Notes).
+        replicate in new ones, so a chance association can pass: where the
+        labels are independent of every feature, more fits than ``alpha``
+        select a feature (``docs/randsel.md``, section 12).
+        ``refit_permutations`` tests against refits on permuted labels
+        instead (see Notes).
     fix_after : int or None, default=None
         Fix (never cull) a feature that ranks in the top ``top_fraction`` by
         contribution for this many consecutive iterations; a miss resets the
@@ -398,11 +399,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         contributions. ``"hsic"``: by the contribution with the derivative
         taken with each half's kernel norm held fixed (the change of HSIC1
         with the label): close to a marginal test's ranking (the F test on two
-        classes at a wide ``screen_width``). A normal score saturates for
-        strong features (its standard error grows with the contribution) and
-        the norm's term lowers a feature that strengthens structure the half's
-        kernel already has; both make the default screen rank differently
-        from a marginal test. See Notes, "Wide data".
+        classes), where the default screen also lowers a feature redundant
+        with those already in the half's kernel. See Notes, "Wide data".
     screen_pairs : int, default=5
         On data wider than ``pair_screen_above`` features, the
         ``screen_pairs`` feature pairs whose product is most correlated with
@@ -415,11 +413,10 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen. See Notes, "Wide data".
     pair_screen_above : int or None, default=0
         The pair screen runs on data wider than this many features: by default
-        on data of any width, where it fixes an established pair (on XOR
-        300 x 200 the pair is then found in 20 of 20 draws, against 19 by the
-        kernel alone; on a madelon-style set, 13.6 of its 20 relevant features
-        in the top 20 against 12.5; ``docs/randsel.md``, sections 17 and 24).
-        A fit in which no pair is significant is the same with or without it.
+        on data of any width, where it fixes an established pair before the
+        first, blind iterations can cull one of its members
+        (``docs/randsel.md``, sections 17 and 24). A fit in which no pair is
+        significant is the same with or without it.
         None: only on data wider than ``screen_above`` (the default before
         2026-11-28); ``screen_above=None`` turns both screens off.
     fix_main_effects : bool or {"fwe", "fdr"}, default=True
@@ -444,12 +441,11 @@ class RandSel(SelectorMixin, BaseEstimator):
         features does not hold a place above them. The fit runs at least two
         iterations, so that ``selected_`` is tested when every feature is
         fixed. A fit without a significant main effect is the same with or
-        without fixing. ``"fdr"`` ranks one more weak linear feature in the
-        top 10 in every ten draws of linear Zhang with feature noise and loses
-        about 0.02 of a Gaussian SVM's accuracy on the TB serum metabolomics
-        set's top 50, where it fixes many more features (``docs/randsel.md``,
-        section 27). False: every feature is culled by the kernel's evidence
-        alone (as in the runs archived with ``ARCHIVED_RANDSEL``).
+        without fixing. ``"fdr"`` fixes more weak main effects, which helps a
+        weak additive signal and costs where many features carry one
+        (``docs/randsel.md``, section 27). False: every feature is culled by
+        the kernel's evidence alone (as in the runs archived with
+        ``ARCHIVED_RANDSEL``).
     main_effect_weight : float, default=1.5
         On data not screened where some feature's main effect is significant
         at family-wise level ``alpha`` (elsewhere every feature's expected
@@ -463,13 +459,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         feature the marginal test's expected normal score is about 1.5 times
         an exact iteration's). A weak linear feature that is not fixed is then not
         culled by one blind iteration. Used with ``cull_by="evidence"`` only;
-        ``selected_``'s test does not use the evidence. With the defaults, on
-        linear Zhang over 20 draws 8.85 of 10 relevant features in the top 10
-        with feature noise (FoHSIC 8.95) and 8.95 with sample noise (BaHSIC
-        8.60), against 8.40 and 8.75 without it; on the TB serum metabolomics
-        set a Gaussian SVM on the top 50 0.952 against 0.940 (``f_classif``
-        0.949; ``docs/randsel.md``, section 27). 0: the kernel's evidence
-        alone (as in the runs archived with ``ARCHIVED_RANDSEL``).
+        ``selected_``'s test does not use the evidence (``docs/randsel.md``,
+        section 27). 0: the kernel's evidence alone (as in the runs archived
+        with ``ARCHIVED_RANDSEL``).
     n_permutations : "auto" or int, default="auto"
         Label permutations that calibrate ``selected_`` after a screen (see
         Notes, "Error control after a screen"). ``"auto"``: ``ceil(1 / alpha) -
@@ -530,9 +522,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         (:func:`fscompbio.kernels.local_label_kernels`); the alignment then
         rewards what tells apart neighbouring samples of different classes,
         class pair by class pair, where the whole label kernel is led by the
-        classes furthest apart (on the multi-class tox_171 array, top 50:
-        0.890 against 0.838; below the default on prostate_ge and colon; see
-        the randSel page of the documentation).
+        classes furthest apart (``docs/randsel.md``, section 23).
     n_neighbors : int, default=10
         The near samples of each sample under ``label_kernel="local"``
         (ignored otherwise); at most the number of samples less one.
@@ -612,8 +602,9 @@ class RandSel(SelectorMixin, BaseEstimator):
     widths_ : ndarray of shape (n_iterations_,)
         The width multiplier used per iteration.
     mean_alignment_ : ndarray of shape (n_iterations_,)
-        Mean alignment of all subsets of the iteration: it rises as noise
-        features are culled (thesis figure 4.3).
+        Mean alignment of all subsets of the iteration (thesis figure 4.3:
+        it rises as noise features are culled, and may fall at the last
+        iterations, when relevant features are culled too).
     n_subsets_, n_batches_ : ndarray of shape (n_iterations_,), int
         Partitions (random halves in a screening iteration) and batches per
         iteration.
@@ -648,29 +639,13 @@ class RandSel(SelectorMixin, BaseEstimator):
     any grid), and the alignment is HSIC1 (the off-diagonal signal only).
     The alignment of ``exp(-gamma D)`` sees ``gamma`` times the spread of
     the distances, not their level, so the width is set from their spread
-    (``width_scale="spread"``: ``sigma^2 = width^2`` times the interquartile
-    range of the minus-subsets' squared distances), and the plus-subsets'
-    squared width is ``(h + 1) / h`` of it, so that a feature of average
+    (``width_scale="spread"``), and the plus-subsets' squared width is
+    ``(h + 1) / h`` of the minus-subsets', so that a feature of average
     spread leaves the kernel's width relative to the distances unchanged
-    (``docs/randsel.md``, sections 1 and 6). A grid of widths (``width``
-    a list) is evaluated on the same partitions; ``width_rule="select"``
-    keeps one width per iteration, the one whose strong evidence weighs the
-    most. On the study's synthetic sets the grid ``[0.5, 1.0]`` under it
-    ranks more of an additive signal's features at the top, but with
-    thousands of partitions on many samples it picks the wider width for
-    features aligned with the label by chance (``docs/randsel.md``, section
-    17). ``width_rule="calibrated"`` measures each width against the same
-    partitions with permuted labels, where chance alignment is all there is,
-    and keeps the width at which the most features beat every permuted
-    contribution (section 18); it costs about 1.5 times the select rule,
-    moves no verdict of the thesis config, and is not the default. Per
-    feature, the evidence rule over ``(0.5, 2.0)`` lets a wide width's chance
-    alignment through: with many partitions on many samples an irrelevant
-    feature's contribution there is precise and positive (its squared chance
-    correlation), and on the paper's figure-1 pass one outscores the XOR pair
-    (section 20). ``width_rule="tail"`` scores every width against the
-    permuted labels' contributions at that width, a right-skewed law
-    (section 21).
+    (``docs/randsel.md``, sections 1 and 6). A grid of widths (``width`` a
+    list) is evaluated on the same partitions and combined as
+    ``width_rule`` says; each rule gains on some of the study's sets what it
+    loses on others, so a single width is the default (sections 17 to 21).
 
     **Scales.** At a width set from the spread the kernel is carried by the
     bulk of the pairs, so each feature's scale must be its bulk's: unit
