@@ -364,9 +364,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         of the run (Bonferroni), see ``selected_``. The tests are given the
         data: they measure how precisely the partitions estimate each
         contribution on these samples, not whether an association would
-        replicate in new ones, so a chance association can pass: where the
-        labels are independent of every feature, more fits than ``alpha``
-        select a feature (``docs/randsel.md``, section 12).
+        replicate in new ones, so a chance association can pass: on data of
+        up to ``screen_above`` features whose labels are independent of every
+        feature, most fits select one or two (``docs/randsel.md``, section 12).
         ``refit_permutations`` tests against refits on permuted labels
         instead (see Notes).
     fix_after : int or None, default=None
