@@ -567,10 +567,16 @@ def bench_f(args):
 def _fake_class_rate(n_draws, settings):
     """How often each test selects anything when the labels are independent of every feature."""
     sizes = {"b": [], "r": []}
+    first, at_selection = [], []  # the default test's fits: mean normal score at iteration 0, and at the selection
     for seed in range(n_draws):
         ds = make_dataset("fake_class", random_state=seed)
-        sizes["b"].append(len(fit({}, ds.X, ds.y, random_state=0, **settings).selected_))
+        plain = fit({}, ds.X, ds.y, random_state=0, **settings)
+        sizes["b"].append(len(plain.selected_))
         sizes["r"].append(len(fit({}, ds.X, ds.y, random_state=0, refit_permutations=19, **settings).selected_))
+        first.append(np.nanmean(plain.zscores_history_[0]))
+        if plain.selected_.size:
+            z = plain.zscores_history_[plain.selected_iteration_]
+            at_selection.append((plain.selected_iteration_, np.isfinite(z).sum(), np.nanmean(z)))
     print(f"\n(f) the fake class ({ds.X.shape[0]} x {ds.X.shape[1]}, labels independent of every feature), "
           f"make_dataset seeds 0-{n_draws - 1}, random_state 0: fits that select at least one feature (the "
           f"family-wise error's estimate; its level is 0.05) and the selected sizes")
@@ -580,6 +586,13 @@ def _fake_class_rate(n_draws, settings):
         z = np.asarray(sizes[key])
         print(f"| {lab} | {(z > 0).sum()} of {n_draws} ({(z > 0).mean():.2f}) | "
               f"{' / '.join(map(str, np.bincount(z)))} | {z.mean():.2f} |", flush=True)
+    first, sel = np.asarray(first), np.asarray(at_selection).reshape(-1, 3)
+    where = (f" {sel[:, 2].min():+.1f} to {sel[:, 2].max():+.1f} (iterations {sel[:, 0].min() + 1:.0f}-"
+             f"{sel[:, 0].max() + 1:.0f} counted from 1, {sel[:, 1].min():.0f}-{sel[:, 1].max():.0f} features alive)"
+             if len(sel) else ": none selects")
+    print(f"The default test's fits: mean normal score of all features at the first iteration {first.min():+.1f} to "
+          f"{first.max():+.1f} over the fits; in the fits that select, of the features alive at the iteration of the "
+          f"selection{where}", flush=True)
 
 
 def bench_g(args):
