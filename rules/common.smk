@@ -6,7 +6,12 @@ import re
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate as snakemake_validate
 
+from fscompbio.environment import pin_blas_kernels
 from fscompbio.seeding import derive_seed
+
+# One set of numbers on every x86-64 CPU with AVX2: the jobs (started from here, or on a cluster's nodes, where
+# this file is read again) use OpenBLAS' Haswell kernels unless OPENBLAS_CORETYPE says otherwise.
+pin_blas_kernels()
 
 
 def validate(data, schema, set_default=True):

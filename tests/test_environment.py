@@ -3,6 +3,7 @@ and that everything the package and the workflow import is a dependency or in th
 
 import ast
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -15,10 +16,12 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from fscompbio.environment import (
+    BLAS_KERNELS,
     KEY_PACKAGES,
     compare_to_lock,
     conda_environment,
     environment_record,
+    pin_blas_kernels,
     read_lock,
 )
 
@@ -161,3 +164,38 @@ def test_the_record_names_the_blas_in_a_fresh_process():
     blas = json.loads(out)
     assert blas and all(b["user_api"] == "blas" and b["internal_api"] for b in blas)
     assert all(b["architecture"] for b in blas if b["internal_api"] == "openblas")  # its CPU kernel
+
+
+def test_the_blas_kernels_are_pinned_on_x86_64_with_avx2_and_fma():
+    environ = {"PATH": "/bin"}
+    assert pin_blas_kernels(environ, machine="x86_64", flags={"sse2", "avx", "avx2", "fma", "avx512f"}) == "Haswell"
+    assert environ == {"PATH": "/bin", "OPENBLAS_CORETYPE": "Haswell"}
+    assert BLAS_KERNELS == "Haswell"
+
+
+@pytest.mark.parametrize("machine, flags", [
+    ("x86_64", {"sse2", "avx"}),  # Sandy Bridge: no AVX2, the Haswell kernels would not run
+    ("x86_64", {"avx2"}),  # no FMA
+    ("aarch64", {"avx2", "fma"}),  # another architecture: OpenBLAS chooses
+    ("x86_64", set()),  # flags unknown (no /proc/cpuinfo)
+])
+def test_the_blas_kernels_are_left_to_openblas_where_the_cpu_cannot_run_them(machine, flags):
+    environ = {}
+    assert pin_blas_kernels(environ, machine=machine, flags=flags) is None
+    assert environ == {}
+
+
+def test_a_kernel_chosen_by_the_user_is_kept():
+    environ = {"OPENBLAS_CORETYPE": "SkylakeX"}
+    assert pin_blas_kernels(environ, machine="x86_64", flags={"avx2", "fma"}) == "SkylakeX"
+    assert environ == {"OPENBLAS_CORETYPE": "SkylakeX"}
+
+
+def test_a_process_started_after_the_pin_loads_the_pinned_kernels():
+    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    if pin_blas_kernels(environ) is None:
+        pytest.skip("this CPU cannot run the pinned kernels: OpenBLAS chooses")
+    code = "import json; from fscompbio.environment import environment_record; print(json.dumps(environment_record()['blas']))"
+    blas = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                     env=environ).stdout)
+    assert {b["architecture"] for b in blas if b["internal_api"] == "openblas"} == {BLAS_KERNELS}

@@ -11,6 +11,7 @@ silently loses its message fails here.
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -127,7 +128,9 @@ def user_data(workdir):
 def snakemake(*args, cwd, extra=()):
     cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(cwd),
            "--configfile", str(REPO / "config.yaml"), *map(str, OVERRIDES), *map(str, extra), "--cores", "2", *args]
-    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1500)
+    # without a kernel choice of the machine's, so that the workflow's own (pin_blas_kernels) is what runs
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1500, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -229,6 +232,12 @@ def test_the_run_records_its_environment(workflow_run):
     table = pd.read_csv(workflow_run / "figures" / "environment.csv", keep_default_na=False).set_index("package")
     assert table.loc["highspy", "installed"] == metadata.version("highspy")
     assert table.loc["highspy", "role"] == "key"
+    # the jobs ran with the pinned kernels where this CPU can run them (else with OpenBLAS' own choice)
+    from fscompbio.environment import pin_blas_kernels
+
+    pinned = pin_blas_kernels({})  # the snakemake() runs have no OPENBLAS_CORETYPE of their own
+    if pinned:
+        assert {b["architecture"] for b in record["blas"] if b["internal_api"] == "openblas"} == {pinned}
 
 
 def test_second_run_has_nothing_to_do(workflow_run):

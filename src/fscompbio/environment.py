@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import platform
 import sys
 from importlib import metadata
@@ -33,6 +34,8 @@ __all__ = [
     "compare_to_lock",
     "environment_record",
     "conda_environment",
+    "BLAS_KERNELS",
+    "pin_blas_kernels",
 ]
 
 #: The packages whose versions decide the study's numbers, listed first in the record.
@@ -150,6 +153,47 @@ def _blas():
         ({k: info.get(k) for k in keep} for info in threadpool_info()),
         key=lambda d: tuple(str(d[k]) for k in keep),
     )
+
+
+#: The OpenBLAS kernels the workflow's jobs run with on every x86-64 CPU that can run them (:func:`pin_blas_kernels`).
+BLAS_KERNELS = "Haswell"
+
+
+def _cpu_flags():
+    """The CPU's instruction-set flags (lower case) from ``/proc/cpuinfo``; empty where there is none."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return frozenset()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            return frozenset(line.partition(":")[2].split())
+    return frozenset()
+
+
+def pin_blas_kernels(environ=None, *, machine=None, flags=None):
+    """Make the processes started from here use OpenBLAS' Haswell kernels, where the CPU can run them.
+
+    OpenBLAS chooses its kernels for the CPU it runs on (``DYNAMIC_ARCH``), and kernels of different widths sum
+    in different orders: the same config run on an AVX-512 CPU (SkylakeX kernels) and on an AVX2 one (Haswell
+    kernels) gives other last digits, which an iterative solver (an L-BFGS path, a sparse filter) can carry into
+    the results. Every x86-64 CPU with AVX2 and FMA (Intel since 2013, AMD since 2017) runs the Haswell
+    kernels, so pinning them (``OPENBLAS_CORETYPE``, read when a process loads OpenBLAS) gives one set of
+    numbers on all of them. A value already in the environment is kept (export ``OPENBLAS_CORETYPE`` to choose
+    other kernels, e.g. ``SkylakeX`` for speed on an AVX-512 CPU); another architecture, or a CPU without AVX2
+    and FMA, is left to OpenBLAS' own choice. The process that calls this keeps the kernels it loaded.
+
+    Returns the ``OPENBLAS_CORETYPE`` in effect for new processes, or None when OpenBLAS chooses.
+    """
+    environ = os.environ if environ is None else environ
+    if environ.get("OPENBLAS_CORETYPE"):
+        return environ["OPENBLAS_CORETYPE"]
+    machine = (platform.machine() if machine is None else machine).lower()
+    flags = _cpu_flags() if flags is None else frozenset(flags)
+    if machine in ("x86_64", "amd64") and {"avx2", "fma"} <= flags:
+        environ["OPENBLAS_CORETYPE"] = BLAS_KERNELS
+        return BLAS_KERNELS
+    return None
 
 
 def environment_record(lock_path=None):
