@@ -6,12 +6,13 @@ import re
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate as snakemake_validate
 
-from fscompbio.environment import pin_blas_kernels
+from fscompbio.environment import pin_cpu_kernels
 from fscompbio.seeding import derive_seed
 
 # One set of numbers on every x86-64 CPU with AVX2: the jobs (started from here, or on a cluster's nodes, where
-# this file is read again) use OpenBLAS' Haswell kernels unless OPENBLAS_CORETYPE says otherwise.
-pin_blas_kernels()
+# this file is read again) use OpenBLAS' Haswell kernels and NumPy's AVX2 loops, unless the environment says
+# otherwise (OPENBLAS_CORETYPE, NPY_DISABLE_CPU_FEATURES).
+pin_cpu_kernels()
 
 
 def validate(data, schema, set_default=True):

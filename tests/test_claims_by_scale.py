@@ -110,6 +110,10 @@ def test_a_kept_quick_run_records_the_blas_kernels_of_its_machine(tmp_path, monk
     kept = S.keep_quick_run(run / "figures" / "claims.csv", "0" * 40)
     assert kept["blas"] == "openblas 0.3.30 (Haswell), openblas 0.3.31 (SkylakeX)"
     assert json.loads((tmp_path / "kept" / "provenance.json").read_text()) == kept
+    simd = {"baseline": ["X86_V2"], "found": ["X86_V3"]}  # a record that names NumPy's loops
+    (run / "results" / "environment.json").write_text(json.dumps({"blas": [lib], "numpy_simd": simd}))
+    assert S.keep_quick_run(run / "figures" / "claims.csv", "0" * 40)["blas"] == \
+        "openblas 0.3.30 (Haswell), numpy's loops (X86_V3)"
     (run / "results" / "environment.json").unlink()  # a run without its record: no kernels claimed
     assert "blas" not in S.keep_quick_run(run / "figures" / "claims.csv", "0" * 40)
     (run / "results" / "environment.json").write_text("{}")

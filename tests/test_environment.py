@@ -21,7 +21,8 @@ from fscompbio.environment import (
     compare_to_lock,
     conda_environment,
     environment_record,
-    pin_blas_kernels,
+    numpy_avx512_targets,
+    pin_cpu_kernels,
     read_lock,
 )
 
@@ -166,36 +167,49 @@ def test_the_record_names_the_blas_in_a_fresh_process():
     assert all(b["architecture"] for b in blas if b["internal_api"] == "openblas")  # its CPU kernel
 
 
-def test_the_blas_kernels_are_pinned_on_x86_64_with_avx2_and_fma():
+AVX512 = ["AVX512_ICL", "AVX512_SPR", "X86_V4"]
+
+
+def test_the_cpu_kernels_are_pinned_on_x86_64_with_avx2_and_fma():
     environ = {"PATH": "/bin"}
-    assert pin_blas_kernels(environ, machine="x86_64", flags={"sse2", "avx", "avx2", "fma", "avx512f"}) == "Haswell"
-    assert environ == {"PATH": "/bin", "OPENBLAS_CORETYPE": "Haswell"}
+    got = pin_cpu_kernels(environ, machine="x86_64", flags={"sse2", "avx", "avx2", "fma", "avx512f"},
+                          numpy_targets=AVX512)
+    assert got == {"OPENBLAS_CORETYPE": "Haswell", "NPY_DISABLE_CPU_FEATURES": "AVX512_ICL AVX512_SPR X86_V4"}
+    assert environ == {"PATH": "/bin", **got}
     assert BLAS_KERNELS == "Haswell"
 
 
 @pytest.mark.parametrize("machine, flags", [
     ("x86_64", {"sse2", "avx"}),  # Sandy Bridge: no AVX2, the Haswell kernels would not run
     ("x86_64", {"avx2"}),  # no FMA
-    ("aarch64", {"avx2", "fma"}),  # another architecture: OpenBLAS chooses
+    ("aarch64", {"avx2", "fma"}),  # another architecture: the libraries choose
     ("x86_64", set()),  # flags unknown (no /proc/cpuinfo)
 ])
-def test_the_blas_kernels_are_left_to_openblas_where_the_cpu_cannot_run_them(machine, flags):
+def test_the_kernels_are_left_to_the_libraries_where_the_cpu_cannot_run_them(machine, flags):
     environ = {}
-    assert pin_blas_kernels(environ, machine=machine, flags=flags) is None
+    assert pin_cpu_kernels(environ, machine=machine, flags=flags, numpy_targets=AVX512) == {}
     assert environ == {}
 
 
-def test_a_kernel_chosen_by_the_user_is_kept():
-    environ = {"OPENBLAS_CORETYPE": "SkylakeX"}
-    assert pin_blas_kernels(environ, machine="x86_64", flags={"avx2", "fma"}) == "SkylakeX"
-    assert environ == {"OPENBLAS_CORETYPE": "SkylakeX"}
+def test_a_choice_of_the_users_is_kept():
+    environ = {"OPENBLAS_CORETYPE": "SkylakeX", "NPY_DISABLE_CPU_FEATURES": ""}
+    got = pin_cpu_kernels(environ, machine="x86_64", flags={"avx2", "fma"}, numpy_targets=AVX512)
+    assert got == environ == {"OPENBLAS_CORETYPE": "SkylakeX", "NPY_DISABLE_CPU_FEATURES": ""}
+
+
+def test_numpy_names_its_avx512_targets_only():
+    targets = numpy_avx512_targets()
+    assert all(t == "X86_V4" or t.startswith("AVX512") for t in targets)
+    assert targets, "NumPy reports no AVX-512 dispatch target: the pin would not reach its loops"
 
 
 def test_a_process_started_after_the_pin_loads_the_pinned_kernels():
-    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
-    if pin_blas_kernels(environ) is None:
-        pytest.skip("this CPU cannot run the pinned kernels: OpenBLAS chooses")
-    code = "import json; from fscompbio.environment import environment_record; print(json.dumps(environment_record()['blas']))"
-    blas = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                     env=environ).stdout)
+    environ = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")}
+    if not pin_cpu_kernels(environ):
+        pytest.skip("this CPU cannot run the pinned kernels: the libraries choose")
+    code = ("import json, numpy; from fscompbio.environment import environment_record; "
+            "print(json.dumps([environment_record()['blas'], numpy.show_config(mode='dicts')['SIMD Extensions']]))")
+    blas, simd = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                           env=environ).stdout)
     assert {b["architecture"] for b in blas if b["internal_api"] == "openblas"} == {BLAS_KERNELS}
+    assert not [t for t in simd["found"] if t == "X86_V4" or t.startswith("AVX512")]  # NumPy's AVX2 loops at most

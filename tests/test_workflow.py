@@ -128,8 +128,8 @@ def user_data(workdir):
 def snakemake(*args, cwd, extra=()):
     cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(cwd),
            "--configfile", str(REPO / "config.yaml"), *map(str, OVERRIDES), *map(str, extra), "--cores", "2", *args]
-    # without a kernel choice of the machine's, so that the workflow's own (pin_blas_kernels) is what runs
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    # without a kernel choice of the machine's, so that the workflow's own (pin_cpu_kernels) is what runs
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")}
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1500, env=env)
 
 
@@ -233,11 +233,13 @@ def test_the_run_records_its_environment(workflow_run):
     assert table.loc["highspy", "installed"] == metadata.version("highspy")
     assert table.loc["highspy", "role"] == "key"
     # the jobs ran with the pinned kernels where this CPU can run them (else with OpenBLAS' own choice)
-    from fscompbio.environment import pin_blas_kernels
+    from fscompbio.environment import pin_cpu_kernels
 
-    pinned = pin_blas_kernels({})  # the snakemake() runs have no OPENBLAS_CORETYPE of their own
+    pinned = pin_cpu_kernels({})  # the snakemake() runs have no kernel choice of their own
     if pinned:
-        assert {b["architecture"] for b in record["blas"] if b["internal_api"] == "openblas"} == {pinned}
+        assert {b["architecture"] for b in record["blas"] if b["internal_api"] == "openblas"} == {
+            pinned["OPENBLAS_CORETYPE"]}
+        assert not set(record["numpy_simd"]["found"]) & set(pinned.get("NPY_DISABLE_CPU_FEATURES", "").split())
 
 
 def test_second_run_has_nothing_to_do(workflow_run):

@@ -59,16 +59,21 @@ def _sha256(path):
 
 
 def blas_kernels(environment_json):
-    """``"openblas 0.3.30 (Haswell)"``: the BLAS libraries a run's ``results/environment.json`` records, with the
-    CPU kernel each chose, one per distinct library; ``None`` when the file is missing."""
+    """``"openblas 0.3.30 (Haswell), numpy's loops (X86_V3)"``: the BLAS libraries a run's
+    ``results/environment.json`` records, with the CPU kernel each chose, one per distinct library, and NumPy's
+    dispatched SIMD loops where recorded; ``None`` when the file is missing."""
     path = Path(environment_json)
     if not path.exists():
         return None
     try:
-        libs = json.loads(path.read_text())["blas"]
+        record = json.loads(path.read_text())
+        libs = record["blas"]
     except (ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path}: not a run's environment record (no 'blas' list): {e}") from e
     names = [f"{lib.get('internal_api')} {lib.get('version')} ({lib.get('architecture')})" for lib in libs]
+    simd = record.get("numpy_simd")  # recorded since the workflow pins NumPy's loops too
+    if simd:
+        names.append(f"numpy's loops ({' '.join(simd.get('found') or simd.get('baseline') or [])})")
     return ", ".join(dict.fromkeys(names)) or None
 
 

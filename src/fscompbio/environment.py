@@ -35,7 +35,8 @@ __all__ = [
     "environment_record",
     "conda_environment",
     "BLAS_KERNELS",
-    "pin_blas_kernels",
+    "numpy_avx512_targets",
+    "pin_cpu_kernels",
 ]
 
 #: The packages whose versions decide the study's numbers, listed first in the record.
@@ -155,7 +156,7 @@ def _blas():
     )
 
 
-#: The OpenBLAS kernels the workflow's jobs run with on every x86-64 CPU that can run them (:func:`pin_blas_kernels`).
+#: The OpenBLAS kernels the workflow's jobs run with on every x86-64 CPU that can run them (:func:`pin_cpu_kernels`).
 BLAS_KERNELS = "Haswell"
 
 
@@ -171,33 +172,60 @@ def _cpu_flags():
     return frozenset()
 
 
-def pin_blas_kernels(environ=None, *, machine=None, flags=None):
-    """Make the processes started from here use OpenBLAS' Haswell kernels, where the CPU can run them.
+def numpy_avx512_targets():
+    """NumPy's runtime-dispatch targets that use AVX-512 (``X86_V4``, ``AVX512_*``), whether this CPU has them
+    or not, from :func:`numpy.show_config`; empty where NumPy does not report them."""
+    import numpy
 
-    OpenBLAS chooses its kernels for the CPU it runs on (``DYNAMIC_ARCH``), and kernels of different widths sum
-    in different orders: the same config run on an AVX-512 CPU (SkylakeX kernels) and on an AVX2 one (Haswell
-    kernels) gives other last digits, which an iterative solver (an L-BFGS path, a sparse filter) can carry into
-    the results. Every x86-64 CPU with AVX2 and FMA (Intel since 2013, AMD since 2017) runs the Haswell
-    kernels, so pinning them (``OPENBLAS_CORETYPE``, read when a process loads OpenBLAS) gives one set of
-    numbers on all of them. A value already in the environment is kept (export ``OPENBLAS_CORETYPE`` to choose
-    other kernels, e.g. ``SkylakeX`` for speed on an AVX-512 CPU); another architecture, or a CPU without AVX2
-    and FMA, is left to OpenBLAS' own choice. The process that calls this keeps the kernels it loaded.
+    try:
+        simd = numpy.show_config(mode="dicts")["SIMD Extensions"]
+    except (TypeError, KeyError):  # a NumPy without the report
+        return []
+    targets = [*simd.get("found", []), *simd.get("not found", [])]
+    return sorted(t for t in targets if t == "X86_V4" or t.startswith("AVX512"))
 
-    Returns the ``OPENBLAS_CORETYPE`` in effect for new processes, or None when OpenBLAS chooses.
+
+def pin_cpu_kernels(environ=None, *, machine=None, flags=None, numpy_targets=None):
+    """Make the processes started from here compute with the same CPU kernels on every x86-64 CPU with AVX2.
+
+    Two libraries choose their kernels for the CPU they run on, and kernels of another width round
+    differently: OpenBLAS (its ``DYNAMIC_ARCH`` kernels: a matrix product summed in another order) and NumPy's
+    runtime dispatch (on an AVX-512 CPU, e.g., ``exp`` and ``log`` of float64 give other last digits than on an
+    AVX2 one). An iterative solver (an L-BFGS path, a sparse filter) carries such digits into the results. On
+    an x86-64 CPU with AVX2 and FMA (Intel since 2013, AMD since 2017) this sets, for new processes (read when
+    they load the libraries), ``OPENBLAS_CORETYPE=Haswell`` and ``NPY_DISABLE_CPU_FEATURES`` to NumPy's AVX-512
+    targets, the kernels every such CPU runs. A variable already in the environment is kept (export it to
+    choose: e.g. ``OPENBLAS_CORETYPE=SkylakeX`` and an empty ``NPY_DISABLE_CPU_FEATURES`` for an AVX-512 CPU's
+    own kernels); another architecture, or a CPU without AVX2 and FMA, is left to the libraries' own choice. The
+    process that calls this keeps the kernels it loaded.
+
+    Returns ``{variable: value}`` of the two variables in effect for new processes (empty when the libraries
+    choose).
     """
     environ = os.environ if environ is None else environ
-    if environ.get("OPENBLAS_CORETYPE"):
-        return environ["OPENBLAS_CORETYPE"]
     machine = (platform.machine() if machine is None else machine).lower()
     flags = _cpu_flags() if flags is None else frozenset(flags)
     if machine in ("x86_64", "amd64") and {"avx2", "fma"} <= flags:
-        environ["OPENBLAS_CORETYPE"] = BLAS_KERNELS
-        return BLAS_KERNELS
-    return None
+        environ.setdefault("OPENBLAS_CORETYPE", BLAS_KERNELS)
+        targets = numpy_avx512_targets() if numpy_targets is None else list(numpy_targets)
+        if targets:
+            environ.setdefault("NPY_DISABLE_CPU_FEATURES", " ".join(targets))
+    return {k: environ[k] for k in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES") if k in environ}
+
+
+def _numpy_simd():
+    """NumPy's SIMD loops in this process: its build's baseline and the dispatch targets it runs (``found``)."""
+    import numpy
+
+    try:
+        simd = numpy.show_config(mode="dicts")["SIMD Extensions"]
+    except (TypeError, KeyError):
+        return None
+    return {"baseline": list(simd.get("baseline", [])), "found": list(simd.get("found", []))}
 
 
 def environment_record(lock_path=None):
-    """What a run ran on: Python, platform, BLAS, every package's version, and the lock's match.
+    """What a run ran on: Python, platform, BLAS, NumPy's SIMD loops, every package's version, the lock's match.
 
     Deterministic for one environment (no dates, no paths, no thread counts), so that a run's record
     changes only when its software does.
@@ -212,6 +240,7 @@ def environment_record(lock_path=None):
         "key_packages": {n: installed.get(n) for n in KEY_PACKAGES},
         "packages": installed,
         "blas": _blas(),
+        "numpy_simd": _numpy_simd(),
     }
     if lock_path is not None:
         lock_path = Path(lock_path)
