@@ -156,7 +156,7 @@ def _blas():
     )
 
 
-#: The OpenBLAS kernels the workflow's jobs run with on every x86-64 CPU that can run them (:func:`pin_cpu_kernels`).
+#: The OpenBLAS kernels of the workflow's jobs on every x86-64 CPU that can run them (:func:`pin_cpu_kernels`).
 BLAS_KERNELS = "Haswell"
 
 
@@ -172,15 +172,21 @@ def _cpu_flags():
     return frozenset()
 
 
-def numpy_avx512_targets():
-    """NumPy's runtime-dispatch targets that use AVX-512 (``X86_V4``, ``AVX512_*``), whether this CPU has them
-    or not, from :func:`numpy.show_config`; empty where NumPy does not report them."""
+def _numpy_simd_report():
+    """NumPy's report of its SIMD loops (``baseline``, dispatch targets ``found`` and ``not found`` on this CPU,
+    after ``NPY_DISABLE_CPU_FEATURES``), from :func:`numpy.show_config`; None where NumPy gives none."""
     import numpy
 
     try:
-        simd = numpy.show_config(mode="dicts")["SIMD Extensions"]
+        return numpy.show_config(mode="dicts")["SIMD Extensions"]
     except (TypeError, KeyError):  # a NumPy without the report
-        return []
+        return None
+
+
+def numpy_avx512_targets():
+    """NumPy's runtime-dispatch targets that use AVX-512 (``X86_V4``, ``AVX512_*``), whether this CPU has them
+    or not; empty where NumPy does not report them."""
+    simd = _numpy_simd_report() or {}
     targets = [*simd.get("found", []), *simd.get("not found", [])]
     return sorted(t for t in targets if t == "X86_V4" or t.startswith("AVX512"))
 
@@ -215,13 +221,8 @@ def pin_cpu_kernels(environ=None, *, machine=None, flags=None, numpy_targets=Non
 
 def _numpy_simd():
     """NumPy's SIMD loops in this process: its build's baseline and the dispatch targets it runs (``found``)."""
-    import numpy
-
-    try:
-        simd = numpy.show_config(mode="dicts")["SIMD Extensions"]
-    except (TypeError, KeyError):
-        return None
-    return {"baseline": list(simd.get("baseline", [])), "found": list(simd.get("found", []))}
+    simd = _numpy_simd_report()
+    return None if simd is None else {"baseline": list(simd.get("baseline", [])), "found": list(simd.get("found", []))}
 
 
 def environment_record(lock_path=None):
