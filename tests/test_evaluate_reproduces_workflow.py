@@ -3,6 +3,7 @@
 seed, data set name and settings reproduces a workflow fold's selection byte for byte, in both chapters."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 import yaml
 
 from fscompbio.cli import main
+from fscompbio.environment import pin_cpu_kernels
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -46,19 +48,28 @@ def workflow_folds(tmp_path_factory):
     targets = ["results/chapter3/folds/tiny/stabsel_lasso/folds2-3.json", "results/chapter4/folds/tiny/bahsic/folds0-1.json"]
     cmd = [sys.executable, "-m", "snakemake", *targets, "-s", str(REPO / "Snakefile"), "--directory", str(work),
            "--cores", "2", "--configfile", str(REPO / "config.yaml"), str(work / "tiny.yaml")]
-    run = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600, env=_unpinned())
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     return work
 
 
-def _cli(work, capsys, method, folds, model_selection, extra=()):
+def _unpinned():
+    """This process's environment without a choice of CPU kernels of the machine's own."""
+    return {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")}
+
+
+def _cli(work, method, folds, model_selection, extra=()):
+    """The command line in a process of its own with the workflow's CPU kernels, as the README says to run it
+    (``eval "$(python -m fscompbio.environment pin)"``): the workflow's jobs run with them."""
     out = work / f"cli_{method}_{model_selection}.json"
     argv = ["evaluate", str(work / "results" / "datasets" / "tiny.npz"), "--method", method, "--seed", "31",
             "--folds", "4", *[f"--fold={k}" for k in folds], "--model-selection", model_selection,
             "--inner-folds", "2", "--sizes", "1,2,5,10", "--kta-max-sizes", "10", "--n-widths", "3",
             "--width-low", "-1", "--width-high", "1", "--output", str(out), *extra]
-    assert main(argv) == 0
-    capsys.readouterr()
+    env = _unpinned()
+    pin_cpu_kernels(env)
+    run = subprocess.run([sys.executable, "-m", "fscompbio.cli", *argv], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(out.read_text())
 
 
@@ -67,10 +78,9 @@ def _cli(work, capsys, method, folds, model_selection, extra=()):
     ("chapter4", "bahsic", ["--param", "step=0.5"], [0, 1], "folds0-1"),
 ])
 @pytest.mark.parametrize("model_selection", ["cv", "kta"])
-def test_evaluate_reproduces_a_workflow_fold(workflow_folds, capsys, chapter, method, params, folds, job,
-                                             model_selection):
+def test_evaluate_reproduces_a_workflow_fold(workflow_folds, chapter, method, params, folds, job, model_selection):
     wf = json.loads((workflow_folds / "results" / chapter / "folds" / "tiny" / method / f"{job}.json").read_text())
-    cli = _cli(workflow_folds, capsys, method, folds, model_selection, params)
+    cli = _cli(workflow_folds, method, folds, model_selection, params)
     assert cli["chapter"] == chapter and cli["name"] == "tiny"  # the method's chapter and the .npz's name
     for w, c in zip(wf["folds"], cli["folds"], strict=True):
         ref = w["results"][model_selection]
@@ -81,10 +91,10 @@ def test_evaluate_reproduces_a_workflow_fold(workflow_folds, capsys, chapter, me
         assert c["selected_features"] == ref["selected_names"]
 
 
-def test_another_chapter_or_name_gives_other_seeds(workflow_folds, capsys):
+def test_another_chapter_or_name_gives_other_seeds(workflow_folds):
     wf = json.loads((workflow_folds / "results/chapter4/folds/tiny/bahsic/folds0-1.json").read_text())
-    same = _cli(workflow_folds, capsys, "bahsic", [0], "kta", ["--param", "step=0.5"])
-    other = _cli(workflow_folds, capsys, "bahsic", [0], "kta", ["--param", "step=0.5", "--name", "other"])
+    same = _cli(workflow_folds, "bahsic", [0], "kta", ["--param", "step=0.5"])
+    other = _cli(workflow_folds, "bahsic", [0], "kta", ["--param", "step=0.5", "--name", "other"])
     assert same["folds"][0]["n_test"] == wf["folds"][0]["results"]["kta"]["n_test"]
     # another name: other outer folds (a different test part)
     assert other["name"] == "other" and other["folds"][0] != same["folds"][0]

@@ -11,6 +11,7 @@ Command line (used by the Makefile)::
     python -m fscompbio.environment record [--lock requirements/lock.txt]   # the JSON record
     python -m fscompbio.environment compare requirements/lock.txt           # installed vs locked
     python -m fscompbio.environment conda-env requirements/lock.txt         # envs/study.yaml
+    eval "$(python -m fscompbio.environment pin)"                           # the workflow's CPU kernels, here
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import hashlib
 import json
 import os
 import platform
+import shlex
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -296,7 +298,13 @@ def main(argv=None):
     cmp_.add_argument("--strict", action="store_true", help="exit 1 when any package differs")
     env = sub.add_parser("conda-env", help="print the conda environment file generated from the lock")
     env.add_argument("lock")
+    sub.add_parser("pin", help="print the shell exports that give a process the workflow's CPU kernels "
+                               "(eval \"$(python -m fscompbio.environment pin)\")")
     args = parser.parse_args(argv)
+    if args.command == "pin":
+        for name, value in pin_cpu_kernels(dict(os.environ)).items():
+            print(f"export {name}={shlex.quote(value)}")
+        return 0
     if args.command == "record":
         print(json.dumps(environment_record(args.lock), indent=1, sort_keys=True))
         return 0
