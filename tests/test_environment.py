@@ -215,3 +215,16 @@ def test_a_process_started_after_the_pin_loads_the_pinned_kernels():
                                            env=environ).stdout)
     assert {b["architecture"] for b in blas if b["internal_api"] == "openblas"} == {BLAS_KERNELS}
     assert not [t for t in simd["found"] if t == "X86_V4" or t.startswith("AVX512")]  # NumPy's AVX2 loops at most
+
+
+def test_the_pin_command_prints_the_exports_of_the_workflows_kernels(capsys, monkeypatch):
+    from fscompbio.environment import main
+
+    monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
+    monkeypatch.delenv("NPY_DISABLE_CPU_FEATURES", raising=False)
+    assert main(["pin"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    expected = pin_cpu_kernels({})
+    assert len(lines) == len(expected)
+    for name, value in expected.items():
+        assert f"export {name}={value}" in lines or f"export {name}='{value}'" in lines
