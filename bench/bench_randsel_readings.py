@@ -390,8 +390,7 @@ def bench_d(args):
         base = np.array(per["f_classif"])
         for lab in labels:
             d = np.array(per[lab]) - base
-            se = d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else float("nan")
-            diffs.append((name, lab, d.mean(), se, int((d < 0).sum()), int((d > 0).sum()), d.size))
+            diffs.append((name, lab, d.mean(), _paired_se(d), int((d < 0).sum()), int((d > 0).sum()), d.size))
     print("\nTop 50 on all samples (randSel's random_state 0): how many are also f_classif's top 50, and the F ranks "
           "(0 = best) of the others: median and largest; the first screening iteration's (every feature alive): how "
           "many of the top 50 by the contribution c and by its normal score c / se (the screen's culling key by "
@@ -432,6 +431,11 @@ def bench_d(args):
             print(f"| {name} | {lab} | {mean:+.4f} ({se:.4f}) | {below} / {above} of {n} |")
 
 
+def _paired_se(d):
+    """The standard error of the mean of paired differences ``d`` (one per fold split); nan for one split."""
+    return d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else float("nan")
+
+
 def _kta_pick(splits):
     """(d) ``--kta-pick``: the default's top 50 or the F-like screen's, whichever a Gaussian kernel on it aligns
     better with the training part's labels (the thesis' model selection by alignment, chapter 3)."""
@@ -470,8 +474,7 @@ def _kta_pick(splits):
         cells = [f"{f.mean():.3f}"]
         for k in ("default", "hsic", "biased", "unbiased"):
             d = np.array(acc[k]) - f
-            se = d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else float("nan")
-            cells.append(f"{np.mean(acc[k]):.3f}, {d.mean():+.4f} ({se:.4f})"
+            cells.append(f"{np.mean(acc[k]):.3f}, {d.mean():+.4f} ({_paired_se(d):.4f})"
                          + (f", F-like in {np.mean(chose[k]):.0%}" if k in chose else ""))
         print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 

@@ -18,6 +18,7 @@ from packaging.utils import canonicalize_name
 
 from fscompbio.environment import (
     BLAS_KERNELS,
+    KERNEL_VARIABLES,
     KEY_PACKAGES,
     compare_to_lock,
     conda_environment,
@@ -206,7 +207,7 @@ def test_numpy_names_its_avx512_targets_only():
 
 
 def test_a_process_started_after_the_pin_loads_the_pinned_kernels():
-    environ = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")}
+    environ = {k: v for k, v in os.environ.items() if k not in KERNEL_VARIABLES}
     if not pin_cpu_kernels(environ):
         pytest.skip("this CPU cannot run the pinned kernels: the libraries choose")
     code = ("import json, numpy; from fscompbio.environment import environment_record; "
@@ -220,8 +221,8 @@ def test_a_process_started_after_the_pin_loads_the_pinned_kernels():
 def test_the_pin_command_prints_the_exports_of_the_workflows_kernels(capsys, monkeypatch):
     from fscompbio.environment import main
 
-    monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
-    monkeypatch.delenv("NPY_DISABLE_CPU_FEATURES", raising=False)
+    for name in KERNEL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
     assert main(["pin"]) == 0
     lines = capsys.readouterr().out.splitlines()
     expected = pin_cpu_kernels({})

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from fscompbio.cli import main
-from fscompbio.environment import pin_cpu_kernels
+from fscompbio.environment import KERNEL_VARIABLES, pin_cpu_kernels
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -55,7 +55,7 @@ def workflow_folds(tmp_path_factory):
 
 def _unpinned():
     """This process's environment without a choice of CPU kernels of the machine's own."""
-    return {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")}
+    return {k: v for k, v in os.environ.items() if k not in KERNEL_VARIABLES}
 
 
 def _cli(work, method, folds, model_selection, extra=()):

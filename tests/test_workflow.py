@@ -129,7 +129,9 @@ def snakemake(*args, cwd, extra=()):
     cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(cwd),
            "--configfile", str(REPO / "config.yaml"), *map(str, OVERRIDES), *map(str, extra), "--cores", "2", *args]
     # without a kernel choice of the machine's, so that the workflow's own (pin_cpu_kernels) is what runs
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")}
+    from fscompbio.environment import KERNEL_VARIABLES
+
+    env = {k: v for k, v in os.environ.items() if k not in KERNEL_VARIABLES}
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=1500, env=env)
 
 

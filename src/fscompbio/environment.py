@@ -37,6 +37,7 @@ __all__ = [
     "environment_record",
     "conda_environment",
     "BLAS_KERNELS",
+    "KERNEL_VARIABLES",
     "numpy_avx512_targets",
     "pin_cpu_kernels",
 ]
@@ -160,6 +161,8 @@ def _blas():
 
 #: The OpenBLAS kernels of the workflow's jobs on every x86-64 CPU that can run them (:func:`pin_cpu_kernels`).
 BLAS_KERNELS = "Haswell"
+#: The environment variables that choose the CPU kernels of OpenBLAS and of NumPy's loops.
+KERNEL_VARIABLES = ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")
 
 
 def _cpu_flags():
@@ -218,7 +221,7 @@ def pin_cpu_kernels(environ=None, *, machine=None, flags=None, numpy_targets=Non
         targets = numpy_avx512_targets() if numpy_targets is None else list(numpy_targets)
         if targets:
             environ.setdefault("NPY_DISABLE_CPU_FEATURES", " ".join(targets))
-    return {k: environ[k] for k in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES") if k in environ}
+    return {k: environ[k] for k in KERNEL_VARIABLES if k in environ}
 
 
 def _numpy_simd():
