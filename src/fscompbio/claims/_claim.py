@@ -46,7 +46,9 @@ class Claim:
     ``holds`` is reported as ``consistent on a stand-in``. ``readings``: the ids of the study's unstated
     choices (:data:`.readings.READINGS`) the verdict depends on; the claim is evaluated under each of their
     options, the defaults giving the headline. ``diagnosis``: why the claim does not hold where it does not
-    (words; the numbers are the run's, in the verdicts).
+    (words; the numbers are the run's, in the verdicts). Where the words name an outcome of the run (which
+    method is ahead, on which data set), the diagnosis is a function of the tables, as the test is, so that it
+    describes the run it is printed beside (:meth:`explain`).
     """
 
     id: str
@@ -59,7 +61,7 @@ class Claim:
     optional: tuple[str, ...] = ()
     stand_in: bool = False
     readings: tuple[str, ...] = ()
-    diagnosis: str = ""
+    diagnosis: str | Callable[[Mapping[str, pd.DataFrame]], str] = ""
 
     def evaluate(self, tables: Mapping[str, pd.DataFrame], options: Mapping[str, str] | None = None) -> Verdict:
         """The verdict on ``tables`` with every reading at its default (or as ``options`` set it).
@@ -91,6 +93,22 @@ class Claim:
         if self.stand_in and result.verdict == HOLDS:
             return Verdict(STAND_IN, result.numbers, result.draws, result.replication)
         return result
+
+    def explain(self, tables: Mapping[str, pd.DataFrame]) -> str:
+        """The diagnosis on ``tables``: its words, or those a computed diagnosis derives from draw 0's tables
+        with every reading at its default ("On draw 0: ..." when the run has further draws); "" when the tables
+        lack what it reads."""
+        if not callable(self.diagnosis):
+            return self.diagnosis
+        if any(k not in tables for k in self.tables):
+            return ""
+        try:
+            tables = apply_readings(tables, self.readings, {})
+            keys = [k for k in (*self.tables, *self.optional) if k in tables]
+            text = self.diagnosis({key: tables[key] for key in keys})
+        except NotEvaluable:
+            return ""
+        return f"On draw 0: {text}" if len(_common_draws(tables, keys)) > 1 else text
 
     def assess(self, tables: Mapping[str, pd.DataFrame]) -> Assessment:
         """The headline verdict and the verdict under each option of each reading the claim depends on (the

@@ -39,6 +39,12 @@ SYNTHETIC = ["fake_class", "linear_zhang_feature_noise", "linear_zhang_sample_no
 #: the real tasks of figures 3.9-3.13 / 4.10-4.14 (public stand-ins for the thesis' TB tasks)
 REAL = ["tb_serum_metabolomics", "allaml", "prostate_ge", "colon", "tb_blood_gambia"]
 HSIC_VARIANTS = ["randsel", "fohsic", "bahsic"]
+#: the real tasks in the words of a diagnosis
+REAL_WORDS = {"tb_serum_metabolomics": "the TB serum stand-in", "allaml": "the leukaemia micro-array",
+              "prostate_ge": "the prostate micro-array", "colon": "the colon micro-array",
+              "tb_blood_gambia": "the TB micro-array stand-in"}
+#: the model selections in the words of a diagnosis
+SELECTION_WORDS = {"cv": "nested CV", "kta": "KTA", "kta_abs": "KTA on the absolute grid"}
 
 
 class NotEvaluable(LookupError):
@@ -76,6 +82,12 @@ def grade(full, part):
 
 def short(name):
     return SHORT.get(name, name)
+
+
+def listed(items):
+    """``["a", "b", "c"]`` -> ``"a, b and c"``."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def fmt(x, digits=2):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 
 from ._claim import Claim
-from ._core import PAPER, THESIS, NotEvaluable, Verdict, fmt, grade, need_rows
+from ._core import PAPER, THESIS, NotEvaluable, Verdict, fmt, grade, listed, need_rows
 
 #: the rows of the paper's table 1, in its order
 PAPER_ROWS = ["original", "stability", "rfe", "randsel", "randsel_mkl"]
@@ -19,6 +19,10 @@ SF_ROWS = ["stability", "rfe", "randsel", "randsel_mkl"]
 SIGNALP = 72.9
 #: the readings of every claim on table P1
 P1 = ("training_set", "scales", "sf_fit")
+#: the paper's rows in the words of a diagnosis (other rows: their names in table P1)
+P1_WORDS = {"original": "the original representation", "stability": "SF + stability selection", "rfe": "SF + RFE",
+            "randsel": "SF + randSel", "randsel_mkl": "SF + randSel & MKL"}
+ORDINAL = ("first", "second", "third")
 
 
 def _p1(t):
@@ -26,6 +30,21 @@ def _p1(t):
     s = t["table_P1"]
     s = s[s["cv"] == "random"]
     return s.pivot(index="approach", columns="protocol", values="accuracy_mean")
+
+
+def _p1_sd(t):
+    """approach x training set of the folds' standard deviation of the accuracy, as :func:`_p1`."""
+    s = t["table_P1"]
+    s = s[s["cv"] == "random"]
+    return s.pivot(index="approach", columns="protocol", values="accuracy_sd")
+
+
+def _p1_words(t, approach):
+    if approach in P1_WORDS:
+        return P1_WORDS[approach]
+    s = t["table_P1"]
+    names = s.drop_duplicates("approach").set_index("approach")["method"] if "method" in s else {}
+    return names.get(approach, approach)
 
 
 def _p1_text(w, rows):
@@ -84,6 +103,26 @@ def _randsel_best_selector(t):
                    + " (paper: 72.75, 71.81, 71.46)")
 
 
+def _randsel_best_diagnosis(t):
+    """randSel's place among the three selectors under each training set, against the folds' spread."""
+    rows = ["randsel", "rfe", "stability"]
+    w = need_rows(_p1(t), rows, "table_P1")
+    sd = need_rows(_p1_sd(t), rows, "table_P1")
+    parts = []
+    for p in w.columns:
+        order = list(w[p].sort_values(ascending=False, kind="stable").index)
+        rival = order[1] if order[0] == "randsel" else order[0]
+        gap = abs(w.loc["randsel", p] - w.loc[rival, p])
+        size = "less" if gap < max(sd.loc["randsel", p], sd.loc[rival, p]) else "more"
+        parts.append(f"with the {p} training set SF + randSel is {ORDINAL[order.index('randsel')]} of the three "
+                     f"selectors, {'ahead of' if order[0] == 'randsel' else 'behind'} {P1_WORDS[rival]} by {size} "
+                     f"than their folds' standard deviation, and SF + RFE is "
+                     f"{'above' if w.loc['rfe', p] > w.loc['stability', p] else 'not above'} SF + stability selection")
+    return ("On the learned features, " + "; ".join(parts) + " (table P1). The paper's own differences between the "
+            "three rows are smaller than its standard deviations, so their order is not a property of the learned "
+            "features that other sequences or folds must keep.")
+
+
 def _mkl_improves(t):
     w = need_rows(_p1(t), PAPER_ROWS, "table_P1")
     above = w.loc["randsel_mkl"] > w.loc["randsel"]
@@ -105,6 +144,25 @@ def _p1_matches_paper(t):
                                for a, r in s.iterrows()))
 
 
+def _p1_matches_diagnosis(t):
+    """The rows within the paper's spread and those outside it."""
+    s = t["table_P1"]
+    s = need_rows(s[s["cv"] == "random"].set_index("approach"), PAPER_ROWS, "table_P1")
+    within = (s["accuracy_mean"] - s["paper_mean"]).abs() <= 2 * s["paper_sd"]
+    inside = [P1_WORDS[a] for a in PAPER_ROWS if within[a]]
+    below = [P1_WORDS[a] for a in PAPER_ROWS if not within[a] and s.loc[a, "accuracy_mean"] < s.loc[a, "paper_mean"]]
+    above = [P1_WORDS[a] for a in PAPER_ROWS if not within[a] and s.loc[a, "accuracy_mean"] > s.loc[a, "paper_mean"]]
+    parts = [f"{listed(inside)} come{'s' if len(inside) == 1 else ''} within the paper's spread"] if inside else []
+    parts += [f"{listed(below)} fall{'s' if len(below) == 1 else ''} below it"] if below else []
+    parts += [f"{listed(above)} {'is' if len(above) == 1 else 'are'} above it"] if above else []
+    text = "; ".join(parts)
+    text = text[0].upper() + text[1:] + "."
+    if not within[SF_ROWS].all():
+        text += (" Sparse filtering learned on our public UniProt set (the paper's PrediSi set is not available) does "
+                 "not give the paper's learned features.")
+    return text
+
+
 def _beats_signalp(t):
     w = _p1(t)
     mkl = need_rows(w, ["randsel_mkl"], "table_P1").loc["randsel_mkl"]
@@ -112,6 +170,23 @@ def _beats_signalp(t):
     return Verdict(grade(bool((mkl > SIGNALP).any()), bool((w > SIGNALP).to_numpy().any())),
                    "SF + randSel & MKL " + ", ".join(f"{p} {fmt(v, 1)}" for p, v in mkl.items())
                    + f"; best row {best[0]} ({best[1]}) {fmt(w.loc[best], 1)}; SignalP {SIGNALP}")
+
+
+def _beats_signalp_diagnosis(t):
+    """Which rows pass SignalP's accuracy, if any, and whether the paper's own approach is among them."""
+    w = _p1(t).stack()
+    passing = w[w > SIGNALP]
+    best = w.idxmax()
+    best_words = f"{_p1_words(t, best[0])} ({best[1]} training set)"
+    if len(passing) == 0:
+        text = f"No approach of table P1 passes SignalP's accuracy; the most accurate is {best_words}"
+    else:
+        own = "randsel_mkl" in passing.index.get_level_values(0)
+        text = (f"SignalP's accuracy is passed by {len(passing)} of table P1's rows, the most accurate {best_words}, "
+                + ("the paper's own approach among them" if own else "not by the paper's own approach"))
+    if best[0].startswith("original"):
+        text += ": see learned_representation_beats_original"
+    return text + ". SignalP's figure is on its own test set, not ours."
 
 
 CLAIMS: tuple[Claim, ...] = (
@@ -145,10 +220,7 @@ CLAIMS: tuple[Claim, ...] = (
         "l1-regularized logistic regression-based stability selection.",
         "With sequence-grouped CV, SF + randSel > SF + RFE > SF + stability selection (holds); SF + randSel at "
         "least as accurate as both others (partly).",
-        ("table_P1",), _randsel_best_selector, readings=P1,
-        diagnosis=(
-            "randSel ranks first of the three selectors on the learned features, by less than the fold-to-fold "
-            "spread of table P1."),
+        ("table_P1",), _randsel_best_selector, readings=P1, diagnosis=_randsel_best_diagnosis,
     ),
     Claim(
         "mkl_improves_on_randsel", ("table_P1", "fig5_3"), f"{THESIS}, figure 5.3 (section 5.5.1)",
@@ -168,11 +240,7 @@ CLAIMS: tuple[Claim, ...] = (
         "+ RandSel 72.75 +- 2.85; + RandSel & MKL 75.28 +- 1.91",
         "With sequence-grouped CV, each of the five rows lies within 2 of the paper's standard deviations of "
         "the paper's mean: all five (holds); at least one (partly).",
-        ("table_P1",), _p1_matches_paper, readings=P1,
-        diagnosis=(
-            "The original representation, RFE and randSel come within the paper's spread; stability selection and "
-            "the MKL ensemble on the learned features fall far below it: sparse filtering learned on our public "
-            "UniProt set (the paper's PrediSi set is not available) does not give the paper's learned features."),
+        ("table_P1",), _p1_matches_paper, readings=P1, diagnosis=_p1_matches_diagnosis,
     ),
     Claim(
         "beats_signalp", ("table_P1",), f"{THESIS}, section 5.5.1",
@@ -180,10 +248,6 @@ CLAIMS: tuple[Claim, ...] = (
         "for eukaryotic sequences.",
         f"SF + randSel & MKL is above {SIGNALP}% with sequence-grouped CV (holds); some other approach of table P1 "
         f"is (partly).",
-        ("table_P1",), _beats_signalp, readings=P1,
-        diagnosis=(
-            "SignalP's accuracy is passed by the original representation with adequate training data (with the "
-            "combined residue scorers), not by the paper's own approach: see learned_representation_beats_original. "
-            "SignalP's figure is on its own test set, not ours."),
+        ("table_P1",), _beats_signalp, readings=P1, diagnosis=_beats_signalp_diagnosis,
     ),
 )
