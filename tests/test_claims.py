@@ -911,7 +911,48 @@ def test_randsels_precision_on_feature_noise_is_the_runs():
                            "under nested CV and KTA. Over many draws")
     # further draws: the words are draw 0's, and say so
     drawn = {**tables, "chapter4/linear_zhang_feature_noise_draw1": tables[key]}
-    assert _diagnosis("ch4_feature_noise_randsel_most_precise", drawn).startswith("On draw 0: randSel is the most")
+    assert _diagnosis("ch4_feature_noise_randsel_most_precise", drawn).startswith("Draw 0: randSel is the most")
+
+
+def test_where_kta_is_more_consistent_and_sparser_is_the_runs():
+    ahead = {"fake_class", "linear_weston"}
+    tables = merge(*(ch3(d, lambda m, ms, d=d: {  # by eq. 2.8's log-likelihood KTA is lower everywhere
+        "mean_variance": (0.01 if d in ahead else 0.03) if ms == "kta" else 0.02,
+        "log_likelihood": -20.0 if ms == "kta" else -10.0}) for d in C.SYNTHETIC))
+    text = _diagnosis("kta_more_consistent", tables)
+    assert text.startswith("By the mean variance the sentence names, KTA is more consistent than nested CV for most "
+                           "ranking methods on the fake class and linear Weston but not on linear Zhang with feature "
+                           "noise, linear Zhang with sample noise, non-linear Weston and XOR.")
+    assert text.endswith("Under consistency=eq_2_8 the message holds.")
+    sparser = {"linear_zhang_feature_noise", "nonlinear_weston"}
+    tables = merge(*(ch3(d, kta_cv(5 if d in sparser else 20, 10, "n_selected_mean")) for d in C.SPARSER_SETS))
+    text = _diagnosis("kta_sparser_than_nested_cv", tables)
+    assert text.startswith("On the grid relative to the median distance (the default reading) KTA is not sparser than "
+                           "nested CV for all but at most one ranking method on linear Zhang with sample noise and "
+                           "linear Weston. No reading option makes it hold.")
+
+
+def test_kta_recall_on_xor_is_the_runs():
+    def change(m, ms):
+        kta = ms == "kta"
+        return {"accuracy_mean": 0.5, "recall_mean": 0.5 if kta and m in ("correlation", "linear_rfe") else 0.0,
+                "n_selected_mean": 30 if kta and m == "correlation" else 10}
+    text = _diagnosis("ch3_xor_kta_beats_nested_cv", ch3("xor", change))
+    assert "; KTA's recall is higher for Corr and Lin-RFE, and its models keep more features than nested CV's for " \
+           "Corr of them." in text
+    text = _diagnosis("ch3_xor_kta_beats_nested_cv", ch3("xor", lambda m, ms: {"accuracy_mean": 0.5, "recall_mean": 0}))
+    assert text == ("Linear rankings cannot find the XOR pair (each feature alone says nothing about the label), so "
+                    "KTA and nested CV choose among prefixes of rankings that miss it. No reading option makes it "
+                    "hold.")
+
+
+def test_the_ensembles_place_is_the_runs():
+    text = _diagnosis("mkl_improves_on_randsel", p1(60, 31, 40, 40, 30))
+    assert text.startswith("With the adequate training set the multiple-kernel ensemble is below SF + randSel and "
+                           "the original representation is the most accurate of the paper's rows.")
+    text = _diagnosis("mkl_improves_on_randsel", p1(80, 31, 40, 70, 71))
+    assert text.startswith("With the adequate training set the multiple-kernel ensemble is not below SF + randSel "
+                           "and the original representation is the most accurate of the paper's rows.")
 
 
 def test_a_computed_diagnosis_without_its_rows_is_empty():

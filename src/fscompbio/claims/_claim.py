@@ -47,8 +47,9 @@ class Claim:
     choices (:data:`.readings.READINGS`) the verdict depends on; the claim is evaluated under each of their
     options, the defaults giving the headline. ``diagnosis``: why the claim does not hold where it does not
     (words; the numbers are the run's, in the verdicts). Where the words name an outcome of the run (which
-    method is ahead, on which data set), the diagnosis is a function of the tables, as the test is, so that it
-    describes the run it is printed beside (:meth:`explain`).
+    method is ahead, on which data set, under which reading), the diagnosis is a function of the tables and of
+    the verdicts under each reading option, as the test is of the tables, so that it describes the run it is
+    printed beside (:meth:`explain`); its typed words are the mechanism.
     """
 
     id: str
@@ -94,10 +95,11 @@ class Claim:
             return Verdict(STAND_IN, result.numbers, result.draws, result.replication)
         return result
 
-    def explain(self, tables: Mapping[str, pd.DataFrame]) -> str:
-        """The diagnosis on ``tables``: its words, or those a computed diagnosis derives from draw 0's tables
-        with every reading at its default ("On draw 0: ..." when the run has further draws); "" when the tables
-        lack what it reads."""
+    def explain(self, tables: Mapping[str, pd.DataFrame], by_reading=()) -> str:
+        """The diagnosis on ``tables``: its words, or those a computed diagnosis derives from draw 0's tables with
+        every reading at its default and from the verdicts under each reading option (``by_reading``, as
+        :attr:`Assessment.by_reading`; the function sees ``{"width_grid=absolute": "holds", ...}``); "Draw 0:
+        ..." when the run has further draws; "" when the tables lack what it reads."""
         if not callable(self.diagnosis):
             return self.diagnosis
         if any(k not in tables for k in self.tables):
@@ -105,10 +107,11 @@ class Claim:
         try:
             tables = apply_readings(tables, self.readings, {})
             keys = [k for k in (*self.tables, *self.optional) if k in tables]
-            text = self.diagnosis({key: tables[key] for key in keys})
+            text = self.diagnosis({key: tables[key] for key in keys},
+                                  {f"{r}={o}": v.verdict for (r, o), v in by_reading})
         except NotEvaluable:
             return ""
-        return f"On draw 0: {text}" if len(_common_draws(tables, keys)) > 1 else text
+        return f"Draw 0: {text}" if len(_common_draws(tables, keys)) > 1 else text
 
     def assess(self, tables: Mapping[str, pd.DataFrame]) -> Assessment:
         """The headline verdict and the verdict under each option of each reading the claim depends on (the

@@ -39,6 +39,10 @@ SYNTHETIC = ["fake_class", "linear_zhang_feature_noise", "linear_zhang_sample_no
 #: the real tasks of figures 3.9-3.13 / 4.10-4.14 (public stand-ins for the thesis' TB tasks)
 REAL = ["tb_serum_metabolomics", "allaml", "prostate_ge", "colon", "tb_blood_gambia"]
 HSIC_VARIANTS = ["randsel", "fohsic", "bahsic"]
+#: the synthetic sets in the words of a diagnosis
+SYNTHETIC_WORDS = {"fake_class": "the fake class", "linear_zhang_feature_noise": "linear Zhang with feature noise",
+                   "linear_zhang_sample_noise": "linear Zhang with sample noise", "linear_weston": "linear Weston",
+                   "nonlinear_weston": "non-linear Weston", "xor": "XOR"}
 #: the real tasks in the words of a diagnosis
 REAL_WORDS = {"tb_serum_metabolomics": "the TB serum stand-in", "allaml": "the leukaemia micro-array",
               "prostate_ge": "the prostate micro-array", "colon": "the colon micro-array",
@@ -88,6 +92,12 @@ def listed(items):
     """``["a", "b", "c"]`` -> ``"a, b and c"``."""
     items = list(items)
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def under(verdicts, verdict):
+    """The reading options (``"width_grid=absolute"``) under which a claim's verdict is ``verdict``, from the
+    ``{"reading=option": verdict}`` a computed diagnosis is given."""
+    return [k for k, v in verdicts.items() if v == verdict]
 
 
 def fmt(x, digits=2):

@@ -133,7 +133,7 @@ def claims_table(tables: Mapping[str, pd.DataFrame], claims=None) -> pd.DataFram
         rows.append({"id": c.id, "figures": " ".join(c.figures), "source": c.source, "quote": c.quote,
                      "reading": c.reading, "verdict": v.verdict, "draws": v.draws_text, "replication": v.replication,
                      "readings": " ".join(c.readings), "verdict_by_reading": a.by_reading_text, "robust": a.robust,
-                     "diagnosis": c.explain(tables) if v.verdict in (PARTLY, FAILS) else "",
+                     "diagnosis": c.explain(tables, a.by_reading) if v.verdict in (PARTLY, FAILS) else "",
                      "stand_in": c.stand_in, "numbers": v.numbers})
     return pd.DataFrame(rows)
 
