@@ -264,7 +264,8 @@ def messages_markdown(claims=None) -> str:
         "figure figR_2 follows Sun, Yao & Goodison (2015). Each message is one claim in `fscompbio.claims` "
         "(`CLAIMS`, one module per chapter): the study's sentence, a reading with its thresholds, a function of "
         "the run's summary tables, the readings of the study's unstated choices its verdict depends on, and, "
-        "where it does not hold, a diagnosis. The workflow's `claims` rule (rules/claims.smk) writes every run's "
+        "where it does not hold, a diagnosis: its mechanism in words, and what it says of the run (which method is "
+        "ahead, on which data set, under which reading) computed from the same tables. The workflow's `claims` rule (rules/claims.smk) writes every run's "
         "verdicts, with the numbers they rest on, to `figures/claims.md` and `figures/claims.csv`: *holds*, "
         f"*partly*, *fails*; *{STAND_IN}* where public data replace the thesis' TB tasks; *{NOT_EVALUATED}* where "
         "the config did not make the tables a claim needs.",
