@@ -929,7 +929,7 @@ def test_where_kta_is_more_consistent_and_sparser_is_the_runs():
     text = _diagnosis("kta_sparser_than_nested_cv", tables)
     assert text.startswith("On the grid relative to the median distance (the default reading) KTA is not sparser than "
                            "nested CV for all but at most one ranking method on linear Zhang with sample noise and "
-                           "linear Weston. No reading option makes it hold.")
+                           "linear Weston. No reading option makes it hold (width_grid=absolute not evaluated).")
 
 
 def test_kta_recall_on_xor_is_the_runs():
@@ -943,7 +943,25 @@ def test_kta_recall_on_xor_is_the_runs():
     text = _diagnosis("ch3_xor_kta_beats_nested_cv", ch3("xor", lambda m, ms: {"accuracy_mean": 0.5, "recall_mean": 0}))
     assert text == ("Linear rankings cannot find the XOR pair (each feature alone says nothing about the label), so "
                     "KTA and nested CV choose among prefixes of rankings that miss it. No reading option makes it "
-                    "hold.")
+                    "hold (width_grid=absolute not evaluated).")
+
+
+def test_kta_on_sample_noise_and_the_micro_array_is_the_runs():
+    def change(m, ms):
+        return {"precision_mean": 1.0 if m == "stabsel_lpboost" else 0.8, "recall_mean": 0.6 if m == "correlation" else 1}
+    text = _diagnosis("ch3_sample_noise_three_perfect", ch3("linear_zhang_sample_noise", change))
+    assert text == ("With KTA, precision is perfect or nearly so for SS-LPBoost, and recall is not for Corr: KTA stops "
+                    "before the weaker relevant features, and its precise models miss some of them. No reading option "
+                    "makes it hold (width_grid=absolute not evaluated).")
+
+    def change(m, ms):
+        kta = ms == "kta"
+        return {"n_selected_mean": (8 if m == "linear_rfe" else 2) if kta else 10,
+                "accuracy_mean": 0.6 if kta and m == "correlation" else 0.8}
+    text = _diagnosis("ch3_microarray_kta_too_sparse", ch3("tb_blood_gambia", change))
+    assert text.startswith("On the relative grid (the default reading) KTA's models keep more than three features on "
+                           "average for Lin-RFE, and KTA is less accurate than nested CV for Corr. No reading option "
+                           "makes it hold (width_grid=absolute not evaluated).")
 
 
 def test_the_ensembles_place_is_the_runs():
