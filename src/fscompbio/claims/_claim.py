@@ -62,7 +62,7 @@ class Claim:
     optional: tuple[str, ...] = ()
     stand_in: bool = False
     readings: tuple[str, ...] = ()
-    diagnosis: str | Callable[[Mapping[str, pd.DataFrame]], str] = ""
+    diagnosis: str | Callable[[Mapping[str, pd.DataFrame], Mapping[str, str]], str] = ""
 
     def evaluate(self, tables: Mapping[str, pd.DataFrame], options: Mapping[str, str] | None = None) -> Verdict:
         """The verdict on ``tables`` with every reading at its default (or as ``options`` set it).
