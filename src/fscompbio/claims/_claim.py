@@ -49,7 +49,7 @@ class Claim:
     (words; the numbers are the run's, in the verdicts). Where the words name an outcome of the run (which
     method is ahead, on which data set, under which reading), the diagnosis is a function of the tables and of
     the verdicts under each reading option, as the test is of the tables, so that it describes the run it is
-    printed beside (:meth:`explain`); its typed words are the mechanism.
+    printed beside (:meth:`explain` says what it is given); its typed words are the mechanism.
     """
 
     id: str
@@ -62,7 +62,7 @@ class Claim:
     optional: tuple[str, ...] = ()
     stand_in: bool = False
     readings: tuple[str, ...] = ()
-    diagnosis: str | Callable[[Mapping[str, pd.DataFrame], Mapping[str, str]], str] = ""
+    diagnosis: str | Callable[..., str] = ""
 
     def evaluate(self, tables: Mapping[str, pd.DataFrame], options: Mapping[str, str] | None = None) -> Verdict:
         """The verdict on ``tables`` with every reading at its default (or as ``options`` set it).
@@ -96,19 +96,29 @@ class Claim:
         return result
 
     def explain(self, tables: Mapping[str, pd.DataFrame], by_reading=()) -> str:
-        """The diagnosis on ``tables``: its words, or those a computed diagnosis derives from draw 0's tables with
-        every reading at its default and from the verdicts under each reading option (``by_reading``, as
-        :attr:`Assessment.by_reading`; the function sees ``{"width_grid=absolute": "holds", ...}``); "Draw 0:
-        ..." when the run has further draws; "" when the tables lack what it reads."""
+        """The diagnosis on ``tables``: its words, or those a computed diagnosis derives from draw 0's tables.
+
+        A computed diagnosis is called with the tables every reading at its default, the verdicts under each
+        reading option (``by_reading``, as :attr:`Assessment.by_reading`; the function sees
+        ``{"width_grid=absolute": "holds", ...}``) and a function giving the tables under other options
+        (``tables_under({"scales": "raw"})``, ``None`` where the run did not make them). Its text is prefixed
+        "Draw 0:" when the run has further draws; "" when the tables lack what it reads.
+        """
         if not callable(self.diagnosis):
             return self.diagnosis
         if any(k not in tables for k in self.tables):
             return ""
+        keys = [k for k in (*self.tables, *self.optional) if k in tables]
+        draw0 = {key: tables[key] for key in keys}
+
+        def tables_under(options):
+            try:
+                return apply_readings(draw0, self.readings, options)
+            except NotEvaluable:
+                return None
         try:
-            tables = apply_readings(tables, self.readings, {})
-            keys = [k for k in (*self.tables, *self.optional) if k in tables]
-            text = self.diagnosis({key: tables[key] for key in keys},
-                                  {f"{r}={o}": v.verdict for (r, o), v in by_reading})
+            text = self.diagnosis(apply_readings(draw0, self.readings, {}),
+                                  {f"{r}={o}": v.verdict for (r, o), v in by_reading}, tables_under)
         except NotEvaluable:
             return ""
         return f"Draw 0: {text}" if len(_common_draws(tables, keys)) > 1 else text

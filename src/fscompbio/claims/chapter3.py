@@ -55,7 +55,7 @@ def _holding_readings(verdicts):
     return " No reading option makes it hold" + (f" ({listed(untested)} not evaluated)." if untested else ".")
 
 
-def _kta_more_consistent_diagnosis(t, verdicts):
+def _kta_more_consistent_diagnosis(t, verdicts, tables_under):
     """The sets where KTA is more consistent for most ranking methods, those where it is not; the readings under
     which the message holds."""
     ahead, behind = [], []
@@ -73,7 +73,7 @@ def _kta_more_consistent_diagnosis(t, verdicts):
             "differently." + _holding_readings(verdicts))
 
 
-def _kta_sparser_diagnosis(t, verdicts):
+def _kta_sparser_diagnosis(t, verdicts, tables_under):
     """The sets where KTA is not sparser on the default grid; the readings under which the message holds."""
     not_sparser = [SYNTHETIC_WORDS[d] for d in SPARSER_SETS
                    if not all_but_one(paired(t[f"chapter3/{d}"], "n_selected_mean").pipe(lambda w: w["kta"] < w["cv"]))]
@@ -118,7 +118,7 @@ def _three_with_kta(t):
             wide(s, "recall_mean", THREE_PERFECT, ["kta"])["kta"])
 
 
-def _sample_noise_diagnosis(t, verdicts):
+def _sample_noise_diagnosis(t, verdicts, tables_under):
     """The rankings whose KTA models are precise, those whose recall is not perfect; the readings that hold."""
     prec, rec = _three_with_kta(t)
     precise = [short(m) for m in THREE_PERFECT if prec[m] >= 0.95]
@@ -189,7 +189,7 @@ def _xor_kta_beats_cv(t):
                    f"{int(recall.sum())}; accuracy nested CV/KTA: {pairs_text(acc, 2)}; recall: {pairs_text(rec, 2)}")
 
 
-def _xor_diagnosis(t, verdicts):
+def _xor_diagnosis(t, verdicts, tables_under):
     """Why both model selections miss the pair; where KTA's recall is higher, whether its models are larger."""
     s = t["chapter3/xor"]
     rec = paired(s, "recall_mean")
@@ -229,7 +229,7 @@ def _microarray_too_sparse(t):
                    f"{int(loses.sum())}; features nested CV/KTA: {pairs_text(n)}; accuracy: {pairs_text(acc, 2)}")
 
 
-def _microarray_diagnosis(t, verdicts):
+def _microarray_diagnosis(t, verdicts, tables_under):
     """How many features KTA keeps on the default grid and where it is less accurate; the readings that hold."""
     s = t["chapter3/tb_blood_gambia"]
     n = paired(s, "n_selected_mean")

@@ -97,7 +97,7 @@ FEATURE_NOISE_GAP = (
     "randSel's width on an additive signal, not evidence against the study.")
 
 
-def _feature_noise_diagnosis(t, verdicts):
+def _feature_noise_diagnosis(t, verdicts, tables_under):
     """Where randSel is and is not the most precise, where its recall is not perfect; then the gap's anatomy."""
     s = t["chapter4/linear_zhang_feature_noise"]
     p = _per_selection(s, "precision_mean")
@@ -185,7 +185,7 @@ def _real_randsel_accurate(t):
     return Verdict(grade(all(ok), any(ok)), "; ".join(parts))
 
 
-def _real_randsel_diagnosis(t, verdicts):
+def _real_randsel_diagnosis(t, verdicts, tables_under):
     """The tasks and model selections where randSel is level with the best method, and the methods ahead of it
     elsewhere."""
     acc, win = _randsel_accuracies(t)
@@ -223,7 +223,7 @@ def _hsic_sparser_than_linear(t):
                    "nested CV, HSIC variants vs chapter 3's rankings: " + "; ".join(parts))
 
 
-def _hsic_sparser_diagnosis(t, verdicts):
+def _hsic_sparser_diagnosis(t, verdicts, tables_under):
     """The tasks where the HSIC variants are sparser and where they are not; where the best accuracies part."""
     m = _hsic_vs_linear(t)
     sparser = [REAL_WORDS[d] for d, (n4, n3, _, _) in m.items() if n4 < n3]
