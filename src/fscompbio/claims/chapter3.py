@@ -68,9 +68,8 @@ def _kta_more_consistent_diagnosis(t, verdicts, tables_under):
         text += f" but not on {listed(behind)}"
     return (text + ". The mean variance of the selection indicators tends to grow with the number of features a model "
             "keeps (a feature kept in some folds and not in others adds to it), so it favours the sparser of the two "
-            "model selections on each set (kta_sparser_than_nested_cv); eq. "
-            "2.8's log-likelihood, defined beside it in section 2.5.2, weighs the agreement of the folds "
-            "differently." + _holding_readings(verdicts))
+            "model selections on each set (kta_sparser_than_nested_cv); eq. 2.8's log-likelihood, defined beside it "
+            "in section 2.5.2, weighs the agreement of the folds differently." + _holding_readings(verdicts))
 
 
 def _kta_sparser_diagnosis(t, verdicts, tables_under):
