@@ -119,3 +119,9 @@ def test_a_kept_quick_run_records_the_blas_kernels_of_its_machine(tmp_path, monk
     (run / "results" / "environment.json").write_text("{}")
     with pytest.raises(ValueError, match="environment.json"):
         S.keep_quick_run(run / "figures" / "claims.csv", "0" * 40)
+
+
+def test_the_first_sentence_of_a_diagnosis():
+    assert S.first_sentence("Draw 0: KTA is ahead on XOR. The rest follows.") == "Draw 0: KTA is ahead on XOR."
+    assert S.first_sentence("As eq. 2.8 says (section 2.5.2). Then more.") == "As eq. 2.8 says (section 2.5.2)."
+    assert S.first_sentence("randSel is within 0.02 of the best") == "randSel is within 0.02 of the best"

@@ -130,7 +130,7 @@ def _verdict(r, k):
 def first_sentence(text):
     """The first sentence of a diagnosis (up to the first '. ' or ': ' that ends a clause), for the compact table."""
     text = " ".join(str(text).split())
-    m = re.search(r"(?<=[a-z)])[.](?= [A-Z])", text)
+    m = re.search(r"(?<=[A-Za-z)])[.](?= [A-Z])", text)
     return text[:m.start() + 1] if m else text
 
 
