@@ -811,15 +811,21 @@ def test_every_claim_that_does_not_hold_at_the_thesis_scale_has_a_diagnosis():
     assert (table.loc[table["verdict"].isin([HOLDS, STAND_IN, NOT_EVALUATED]), "diagnosis"] == "").all()
 
 
-def _typed_text(diagnosis):
+def _typed_text(diagnosis, seen=None):
     """A diagnosis' words as typed: the text, or every string a computed diagnosis' code holds (its literals, the
-    module's strings it names)."""
+    module's strings it names), and those of the claims' helpers it calls, recursively."""
     if not callable(diagnosis):
         return diagnosis
+    seen = set() if seen is None else seen
+    seen.add(diagnosis)
     tree = ast.parse(textwrap.dedent(inspect.getsource(diagnosis)))
     texts = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    texts += [diagnosis.__globals__[n.id] for n in ast.walk(tree)
-              if isinstance(n, ast.Name) and isinstance(diagnosis.__globals__.get(n.id), str)]
+    for name in {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}:
+        value = diagnosis.__globals__.get(name)
+        if isinstance(value, str):
+            texts.append(value)
+        elif inspect.isfunction(value) and value.__module__.startswith("fscompbio.claims") and value not in seen:
+            texts.append(_typed_text(value, seen))
     return " ".join(texts)
 
 

@@ -100,6 +100,16 @@ def under(verdicts, verdict):
     return [k for k, v in verdicts.items() if v == verdict]
 
 
+def holding_readings(verdicts):
+    """A computed diagnosis' sentence on the reading options under which the claim holds (or, none holding, those
+    the run did not evaluate), from its ``{"reading=option": verdict}``."""
+    held = under(verdicts, HOLDS) + under(verdicts, STAND_IN)
+    if held:
+        return f" Under {listed(held)} the message holds."
+    untested = under(verdicts, NOT_EVALUATED)
+    return " No reading option makes it hold" + (f" ({listed(untested)} not evaluated)." if untested else ".")
+
+
 def fmt(x, digits=2):
     return "nan" if pd.isna(x) else f"{x:.{digits}f}"
 

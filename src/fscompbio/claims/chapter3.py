@@ -8,11 +8,8 @@ import pandas as pd
 from ._claim import Claim
 from ._core import (
     CHANCE_HALF_WIDTH,
-    HOLDS,
-    NOT_EVALUATED,
     REAL,
     REAL_WORDS,
-    STAND_IN,
     SYNTHETIC,
     SYNTHETIC_WORDS,
     THESIS,
@@ -23,12 +20,12 @@ from ._core import (
     chapter_tables,
     fmt,
     grade,
+    holding_readings,
     listed,
     pairs_text,
     paired,
     ranking_methods,
     short,
-    under,
     wide,
 )
 
@@ -37,32 +34,29 @@ SPARSER_SETS = ["linear_zhang_feature_noise", "linear_zhang_sample_noise", "line
 KTA = ("width_grid",)
 
 
+def _kta_lower_consistency(t):
+    """Per (data set, ranking method) pair of the synthetic sets: KTA's consistency statistic below nested CV's
+    (a boolean Series, with the pairs' data set in ``lower.dataset``)."""
+    w = pd.concat([paired(t[f"chapter3/{d}"], "consistency").assign(dataset=d) for d in SYNTHETIC])
+    return w["kta"] < w["cv"], w["dataset"]
+
+
 def _kta_more_consistent(t):
-    frames = [paired(t[f"chapter3/{d}"], "consistency").assign(dataset=d) for d in SYNTHETIC]
-    w = pd.concat(frames)
-    lower = w["kta"] < w["cv"]
-    per_set = lower.groupby(w["dataset"]).agg(["sum", "size"]).reindex(SYNTHETIC)
+    lower, dataset = _kta_lower_consistency(t)
+    per_set = lower.groupby(dataset).agg(["sum", "size"]).reindex(SYNTHETIC)
     share = lower.mean()
     return Verdict(grade(share >= 0.8, share >= 0.5),
                    f"KTA below nested CV in {int(lower.sum())} of {len(lower)} pairs ("
                    + ", ".join(f"{d} {int(r['sum'])}/{int(r['size'])}" for d, r in per_set.iterrows()) + ")")
 
 
-def _holding_readings(verdicts):
-    held = under(verdicts, HOLDS) + under(verdicts, STAND_IN)
-    if held:
-        return f" Under {listed(held)} the message holds."
-    untested = under(verdicts, NOT_EVALUATED)
-    return " No reading option makes it hold" + (f" ({listed(untested)} not evaluated)." if untested else ".")
-
-
 def _kta_more_consistent_diagnosis(t, verdicts, tables_under):
     """The sets where KTA is more consistent for most ranking methods, those where it is not; the readings under
     which the message holds."""
-    ahead, behind = [], []
-    for d in SYNTHETIC:
-        w = paired(t[f"chapter3/{d}"], "consistency")
-        (ahead if (w["kta"] < w["cv"]).mean() > 0.5 else behind).append(SYNTHETIC_WORDS[d])
+    lower, dataset = _kta_lower_consistency(t)
+    most = lower.groupby(dataset).mean() > 0.5
+    ahead = [SYNTHETIC_WORDS[d] for d in SYNTHETIC if most[d]]
+    behind = [SYNTHETIC_WORDS[d] for d in SYNTHETIC if not most[d]]
     text = ("By the mean variance the sentence names, KTA is more consistent than nested CV for most ranking methods "
             "on " + (listed(ahead) if ahead else "none of the synthetic sets"))
     if ahead and behind:
@@ -70,13 +64,23 @@ def _kta_more_consistent_diagnosis(t, verdicts, tables_under):
     return (text + ". The mean variance of the selection indicators tends to grow with the number of features a model "
             "keeps (a feature kept in some folds and not in others adds to it), so it favours the sparser of the two "
             "model selections on each set (kta_sparser_than_nested_cv); eq. 2.8's log-likelihood, defined beside it "
-            "in section 2.5.2, weighs the agreement of the folds differently." + _holding_readings(verdicts))
+            "in section 2.5.2, weighs the agreement of the folds differently." + holding_readings(verdicts))
+
+
+def _kta_sparser_by_set(t, datasets):
+    """``{data set: (ranking method x (cv, kta) of the mean number of features, KTA sparser per method, KTA sparser
+    for all but at most one method)}``."""
+    out = {}
+    for d in datasets:
+        w = paired(t[f"chapter3/{d}"], "n_selected_mean")
+        sparser = w["kta"] < w["cv"]
+        out[d] = (w, sparser, bool(all_but_one(sparser)))
+    return out
 
 
 def _not_sparser_text(t, datasets, words, what):
     """Where KTA is not sparser than nested CV on the default grid, in words (``what``: "set" or "task")."""
-    not_sparser = [words[d] for d in datasets
-                   if not all_but_one(paired(t[f"chapter3/{d}"], "n_selected_mean").pipe(lambda w: w["kta"] < w["cv"]))]
+    not_sparser = [words[d] for d, (_, _, ok) in _kta_sparser_by_set(t, datasets).items() if not ok]
     return ("On the grid relative to the median distance (the default reading) KTA is not sparser than nested CV for "
             f"all but at most one ranking method on {listed(not_sparser)}." if not_sparser else
             f"On the grid relative to the median distance (the default reading) KTA is sparser on every {what}.")
@@ -84,26 +88,22 @@ def _not_sparser_text(t, datasets, words, what):
 
 def _kta_sparser_diagnosis(t, verdicts, tables_under):
     """The sets where KTA is not sparser on the default grid; the readings under which the message holds."""
-    return (_not_sparser_text(t, SPARSER_SETS, SYNTHETIC_WORDS, "set") + _holding_readings(verdicts) + " The thesis "
+    return (_not_sparser_text(t, SPARSER_SETS, SYNTHETIC_WORDS, "set") + holding_readings(verdicts) + " The thesis "
             "states no grid; the sparsity it reports comes with the accuracy it says KTA loses on linear Weston "
             "(ch3_linear_weston_kta_too_sparse), so the two claims are read together under each grid.")
 
 
 def _real_kta_sparser_diagnosis(t, verdicts, tables_under):
     """The tasks where KTA is not sparser on the default grid; the readings under which the message holds."""
-    return (_not_sparser_text(t, REAL, REAL_WORDS, "task") + _holding_readings(verdicts) + " The tasks are public "
+    return (_not_sparser_text(t, REAL, REAL_WORDS, "task") + holding_readings(verdicts) + " The tasks are public "
             "stand-ins for the thesis' TB data.")
 
 
 def _kta_sparser(datasets):
     def test(t):
-        ok, parts = {}, []
-        for d in datasets:
-            w = paired(t[f"chapter3/{d}"], "n_selected_mean")
-            sparser = w["kta"] < w["cv"]
-            ok[d] = bool(all_but_one(sparser))
-            parts.append(f"{d} {int(sparser.sum())}/{len(sparser)} ({pairs_text(w)})")
-        n_ok = sum(ok.values())
+        by_set = _kta_sparser_by_set(t, datasets)
+        parts = [f"{d} {int(sparser.sum())}/{len(sparser)} ({pairs_text(w)})" for d, (w, sparser, _) in by_set.items()]
+        n_ok = sum(ok for _, _, ok in by_set.values())
         return Verdict(grade(n_ok == len(datasets), n_ok >= len(datasets) / 2),
                        f"sets where KTA is sparser for all but <= 1 method: {n_ok} of {len(datasets)}; features "
                        "nested CV/KTA: " + "; ".join(parts))
@@ -138,7 +138,7 @@ def _sample_noise_diagnosis(t, verdicts, tables_under):
     if short_recall:
         text += (f", and recall is not for {listed(short_recall)}: KTA stops before the weaker relevant features, "
                  "and its precise models miss some of them")
-    return text + "." + _holding_readings(verdicts)
+    return text + "." + holding_readings(verdicts)
 
 
 def _sample_noise_kta_perfect(t):
@@ -187,12 +187,19 @@ def _nonlinear_weston_only_rfe(t):
                    f"({short(top['method'])}, {short(top['model_selection'])}; <= 0.70 needed)")
 
 
-def _xor_kta_beats_cv(t):
+def _xor_pairs(t):
+    """XOR's ranking method x (cv, kta) of the accuracy, the recall and the number of features; KTA's recall
+    higher than nested CV's per method."""
     s = t["chapter3/xor"]
     acc = paired(s, "accuracy_mean")
     rec = paired(s, "recall_mean").reindex(acc.index)
+    n = paired(s, "n_selected_mean").reindex(acc.index)
+    return acc, rec, n, rec["kta"] > rec["cv"]
+
+
+def _xor_kta_beats_cv(t):
+    acc, rec, _, recall = _xor_pairs(t)
     better = acc["kta"] >= acc["cv"] + 0.05
-    recall = rec["kta"] > rec["cv"]
     full = all_but_one(better) and all_but_one(recall)
     return Verdict(grade(full, better.mean() >= 0.5 or recall.mean() >= 0.5),
                    f"KTA >= nested CV + 0.05 in accuracy for {int(better.sum())} of {len(better)}, higher recall for "
@@ -201,10 +208,8 @@ def _xor_kta_beats_cv(t):
 
 def _xor_diagnosis(t, verdicts, tables_under):
     """Why both model selections miss the pair; where KTA's recall is higher, whether its models are larger."""
-    s = t["chapter3/xor"]
-    rec = paired(s, "recall_mean")
-    n = paired(s, "n_selected_mean").reindex(rec.index)
-    higher = [m for m in rec.index if rec.loc[m, "kta"] > rec.loc[m, "cv"]]
+    _, _, n, recall = _xor_pairs(t)
+    higher = list(recall.index[recall])
     text = ("Linear rankings cannot find the XOR pair (each feature alone says nothing about the label), so KTA and "
             "nested CV choose among prefixes of rankings that miss it")
     if higher:
@@ -214,7 +219,7 @@ def _xor_diagnosis(t, verdicts, tables_under):
                  if len(larger) == len(higher) else
                  f", and its models keep more features than nested CV's for {listed(short(m) for m in larger) or 'none'}"
                  " of them")
-    return text + "." + _holding_readings(verdicts)
+    return text + "." + holding_readings(verdicts)
 
 
 def _table3_2(t):
@@ -227,12 +232,17 @@ def _table3_2(t):
                              for _, r in s.iterrows()))
 
 
-def _microarray_too_sparse(t):
+def _microarray_pairs(t):
+    """The micro-array stand-in's ranking method x (cv, kta) of the number of features and of the accuracy; KTA's
+    models of at most three features, and KTA less accurate than nested CV, per method."""
     s = t["chapter3/tb_blood_gambia"]
     n = paired(s, "n_selected_mean")
     acc = paired(s, "accuracy_mean").reindex(n.index)
-    sparse = n["kta"] <= 3
-    loses = acc["kta"] < acc["cv"]
+    return n, acc, n["kta"] <= 3, acc["kta"] < acc["cv"]
+
+
+def _microarray_too_sparse(t):
+    n, acc, sparse, loses = _microarray_pairs(t)
     sparse_ok, loses_ok = bool(sparse.all()), loses.mean() > 0.5
     return Verdict(grade(sparse_ok and loses_ok, sparse_ok or loses_ok),
                    f"KTA <= 3 features for {int(sparse.sum())} of {len(n)}, KTA less accurate than nested CV for "
@@ -241,17 +251,15 @@ def _microarray_too_sparse(t):
 
 def _microarray_diagnosis(t, verdicts, tables_under):
     """How many features KTA keeps on the default grid and where it is less accurate; the readings that hold."""
-    s = t["chapter3/tb_blood_gambia"]
-    n = paired(s, "n_selected_mean")
-    acc = paired(s, "accuracy_mean").reindex(n.index)
-    many = [short(m) for m in n.index if n.loc[m, "kta"] > 3]
-    loses = [short(m) for m in n.index if acc.loc[m, "kta"] < acc.loc[m, "cv"]]
+    _, _, sparse, loses = _microarray_pairs(t)
+    many = [short(m) for m in sparse.index if not sparse[m]]
+    behind = [short(m) for m in loses.index if loses[m]]
     text = ("On the relative grid (the default reading) KTA's models keep more than three features on average "
             f"for {listed(many)}" if many else
             "On the relative grid (the default reading) KTA's models keep at most three features for every ranking")
-    text += (f", and KTA is less accurate than nested CV for {listed(loses)}" if loses else
+    text += (f", and KTA is less accurate than nested CV for {listed(behind)}" if behind else
              ", and KTA is not less accurate than nested CV for any ranking")
-    return (text + "." + _holding_readings(verdicts) + " The stand-in has few samples, so the accuracy half rests on "
+    return (text + "." + holding_readings(verdicts) + " The stand-in has few samples, so the accuracy half rests on "
             "a few predictions.")
 
 

@@ -76,12 +76,17 @@ def _per_selection(s, col, methods=METHODS4):
     return wide(s, col, methods, selections_of(s, methods))
 
 
-def _feature_noise_randsel_precise(t):
+def _feature_noise_precision(t):
+    """Linear Zhang with feature noise: method x model selection of the precision and the recall; randSel's
+    precision the highest, and its recall perfect (>= 0.95), per model selection."""
     s = t["chapter4/linear_zhang_feature_noise"]
     p = _per_selection(s, "precision_mean")
     r = _per_selection(s, "recall_mean")
-    highest = p.loc["randsel"] >= p.max() - 1e-9
-    perfect = r.loc["randsel"] >= 0.95
+    return p, r, p.loc["randsel"] >= p.max() - 1e-9, r.loc["randsel"] >= 0.95
+
+
+def _feature_noise_randsel_precise(t):
+    p, r, highest, perfect = _feature_noise_precision(t)
     return Verdict(grade((highest & perfect).all(), (highest | perfect).any()),
                    "; ".join(f"{short(ms)}: randSel precision {fmt(p.loc['randsel', ms])} (thesis 0.71), best "
                              f"{short(p[ms].idxmax())} {fmt(p[ms].max())}, randSel recall {fmt(r.loc['randsel', ms])}"
@@ -99,17 +104,15 @@ FEATURE_NOISE_GAP = (
 
 def _feature_noise_diagnosis(t, verdicts, tables_under):
     """Where randSel is and is not the most precise, where its recall is not perfect; then the gap's anatomy."""
-    s = t["chapter4/linear_zhang_feature_noise"]
-    p = _per_selection(s, "precision_mean")
-    r = _per_selection(s, "recall_mean")
-    top = [ms for ms in p.columns if p.loc["randsel", ms] >= p[ms].max() - 1e-9]
+    p, _, highest, perfect = _feature_noise_precision(t)
+    top = [ms for ms in p.columns if highest[ms]]
     clauses = []
     if top:
         clauses.append(f"randSel is the most precise method for the models {listed(SELECTION_WORDS[m] for m in top)} "
                        f"choose{'s' if len(top) == 1 else ''}")
     clauses += [f"{short(p[ms].idxmax())} is more precise than randSel for the models {SELECTION_WORDS[ms]} chooses"
                 for ms in p.columns if ms not in top]
-    low = [ms for ms in r.columns if r.loc["randsel", ms] < 0.95]
+    low = [ms for ms in perfect.index if not perfect[ms]]
     if low:
         clauses.append(f"randSel's recall is below perfect under {listed(SELECTION_WORDS[m] for m in low)}")
     return "; ".join(clauses) + ". " + FEATURE_NOISE_GAP

@@ -25,18 +25,12 @@ P1_WORDS = {"original": "the original representation", "stability": "SF + stabil
 ORDINAL = ("first", "second", "third")
 
 
-def _p1(t):
-    """approach x training set of the accuracy (%), sequence-grouped (random) CV."""
+def _p1(t, values="accuracy_mean"):
+    """approach x training set of the accuracy (%), sequence-grouped (random) CV (``values="accuracy_sd"``: the
+    folds' standard deviation of it)."""
     s = t["table_P1"]
     s = s[s["cv"] == "random"]
-    return s.pivot(index="approach", columns="protocol", values="accuracy_mean")
-
-
-def _p1_sd(t):
-    """approach x training set of the folds' standard deviation of the accuracy, as :func:`_p1`."""
-    s = t["table_P1"]
-    s = s[s["cv"] == "random"]
-    return s.pivot(index="approach", columns="protocol", values="accuracy_sd")
+    return s.pivot(index="approach", columns="protocol", values=values)
 
 
 def _p1_words(t, approach):
@@ -159,7 +153,7 @@ def _randsel_best_diagnosis(t, verdicts, tables_under):
     """randSel's place among the three selectors under each training set, against the folds' spread."""
     rows = ["randsel", "rfe", "stability"]
     w = need_rows(_p1(t), rows, "table_P1")
-    sd = need_rows(_p1_sd(t), rows, "table_P1")
+    sd = need_rows(_p1(t, "accuracy_sd"), rows, "table_P1")
     parts = []
     for p in w.columns:
         order = list(w[p].sort_values(ascending=False, kind="stable").index)
@@ -185,11 +179,16 @@ def _mkl_improves(t):
                    + " (paper: 75.28 vs 72.75)")
 
 
-def _p1_matches_paper(t):
+def _p1_within_paper(t):
+    """The paper's rows of table P1 (sequence-grouped CV) and, per row, whether its accuracy is within 2 of the
+    paper's standard deviations of the paper's mean."""
     s = t["table_P1"]
-    s = s[s["cv"] == "random"].set_index("approach")
-    s = need_rows(s, PAPER_ROWS, "table_P1")
-    within = (s["accuracy_mean"] - s["paper_mean"]).abs() <= 2 * s["paper_sd"]
+    s = need_rows(s[s["cv"] == "random"].set_index("approach"), PAPER_ROWS, "table_P1")
+    return s, (s["accuracy_mean"] - s["paper_mean"]).abs() <= 2 * s["paper_sd"]
+
+
+def _p1_matches_paper(t):
+    s, within = _p1_within_paper(t)
     return Verdict(grade(bool(within.all()), bool(within.any())),
                    f"{int(within.sum())} of {len(within)} rows within 2 sd of the paper: "
                    + ", ".join(f"{a} {fmt(r['accuracy_mean'], 1)} vs {fmt(r['paper_mean'], 1)} +- {fmt(r['paper_sd'], 1)}"
@@ -209,9 +208,7 @@ def _mkl_diagnosis(t, verdicts, tables_under):
 
 def _p1_matches_diagnosis(t, verdicts, tables_under):
     """The rows within the paper's spread and those outside it."""
-    s = t["table_P1"]
-    s = need_rows(s[s["cv"] == "random"].set_index("approach"), PAPER_ROWS, "table_P1")
-    within = (s["accuracy_mean"] - s["paper_mean"]).abs() <= 2 * s["paper_sd"]
+    s, within = _p1_within_paper(t)
     inside = [P1_WORDS[a] for a in PAPER_ROWS if within[a]]
     below = [P1_WORDS[a] for a in PAPER_ROWS if not within[a] and s.loc[a, "accuracy_mean"] < s.loc[a, "paper_mean"]]
     above = [P1_WORDS[a] for a in PAPER_ROWS if not within[a] and s.loc[a, "accuracy_mean"] > s.loc[a, "paper_mean"]]
