@@ -4,6 +4,8 @@ import io
 import json
 import os
 import stat
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -135,6 +137,81 @@ def test_evaluate_with_nested_cv(tmp_path, capsys):
                  "--inner-folds", "3"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 4 and "mean accuracy" in out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_select_by_randsels_own_test_names_the_planted_features(tmp_path, seed):
+    csv, relevant = _planted_csv(tmp_path, seed)
+    out = tmp_path / "sel.json"
+    assert main(["select", str(csv), "--method", "randsel", "--model-selection", "own", "--seed", "3",
+                 "--output", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert set(res["selected"]) == relevant and res["model_selection"] == "own"
+    # the estimator's own test, fitted with the same seed, listed best-ranked first, with its p-values
+    df = pd.read_csv(csv)
+    X, y = df.drop(columns=["sample_id", "label"]).to_numpy(), np.where(df["label"] == "tumour", 1, -1)
+    rs = make_selector("randsel", random_state=3).fit(X, y)
+    assert sorted(res["selected_indices"]) == rs.selected_.tolist()
+    assert res["selected_indices"] == sorted(res["selected_indices"], key=lambda j: res["ranking"][j])
+    assert res["pvalues"] == pytest.approx(rs.pvalues_.tolist())
+    assert max(res["pvalues"][j] for j in res["selected_indices"]) <= 0.05
+    _, gammas, scores = KTASelect().alignment_table(X[:, rs.selected_], y, np.arange(1, 4))
+    assert res["gamma"] == pytest.approx(gammas[-1, np.argmax(scores[-1])])
+
+
+def test_own_model_needs_a_method_with_a_test_of_its_own(tmp_path, capsys):
+    csv, _ = _planted_csv(tmp_path, 0, n=40, d=5)
+    for command in ("select", "evaluate"):
+        assert main([command, str(csv), "--method", "correlation", "--model-selection", "own"]) == 2
+        assert capsys.readouterr().err.strip() == (
+            f"fscompbio {command}: error: argument --model-selection: correlation only ranks the features; own "
+            "needs a method that chooses them itself (randsel)")
+
+
+def test_an_empty_own_selection_is_a_console_warning_and_null_width(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    noise = _write_csv(tmp_path / "noise.csv", rng.standard_normal((60, 8)), rng.choice(["a", "b"], 60),
+                       [f"g{j}" for j in range(8)])
+    argv = ["select", str(noise), "--method", "randsel", "--seed", "1"]
+    assert main(argv + ["--model-selection", "own"]) == 0
+    captured = capsys.readouterr()
+    res = json.loads(captured.out)  # strict JSON: no NaN
+    assert res["selected"] == [] and res["gamma"] is None and res["sigma"] is None and res["alignment"] is None
+    assert captured.err.startswith("fscompbio: warning: RandSel selected no feature: ")
+    assert captured.err.rstrip().endswith("On the command line: --param n_features_to_select=K or --param alpha=A.")
+    assert captured.err.count("\n") == 1 and ".py:" not in captured.err  # one line, no file of the library
+    # ranked and chosen by KTA, the test's empty set is not used: no warning
+    assert main(argv + ["--model-selection", "kta"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and json.loads(captured.out)["selected"]
+
+
+def test_evaluate_with_randsels_own_model(tmp_path, capsys):
+    csv, relevant = _planted_csv(tmp_path, 8, n=90, d=12)
+    out = tmp_path / "folds.json"
+    assert main(["evaluate", str(csv), "--method", "randsel", "--model-selection", "own", "--folds", "3",
+                 "--output", str(out)]) == 0
+    res = json.loads(out.read_text())
+    df = pd.read_csv(csv)
+    X, y = df.drop(columns=["sample_id", "label"]).to_numpy(), np.where(df["label"] == "tumour", 1, -1)
+    seeds = [fold_seeds(0, "chapter4", csv.name.split(".")[0], "randsel", k) for k in range(3)]
+    for k, (train, test) in enumerate(outer_splits(y, 3, random_state=seeds[0].outer)):
+        ref = run_outer_fold(X, y, train, test, make_selector("randsel", random_state=seeds[k].selector),
+                             model_selection="own")
+        assert res["folds"][k]["selected"] == ref["selected"] and res["folds"][k]["accuracy"] == ref["accuracy"]
+        chosen = set(res["folds"][k]["selected_features"])
+        assert chosen <= relevant and len(chosen) >= 2  # the test keeps no noise, and 2 or 3 of 60 samples' 3
+    assert res["model_selection"] == "own"
+
+
+def test_json_on_stdout_is_only_json_with_an_lp_solver(tmp_path):
+    """The LP solver's banner, printed by its C library once per process, goes to stderr, not into the JSON."""
+    csv, _ = _planted_csv(tmp_path, 0, n=40, d=5)
+    proc = subprocess.run([sys.executable, "-m", "fscompbio.cli", "select", str(csv), "--method", "stabsel_lpboost",
+                           "--param", "n_bootstraps=3", "--model-selection", "none"],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(proc.stdout)["method"] == "stabsel_lpboost"
+    assert "HiGHS" in proc.stderr
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):

@@ -41,6 +41,7 @@ import argparse
 import logging
 import sys
 import time
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,6 +141,20 @@ def _check_method(args):
     return params
 
 
+def _check_own_model(args):
+    """Refuse ``--model-selection own`` for a method without a test of its own; outside it, silence the test's
+    warning that it kept nothing (its set is not used)."""
+    from .evaluation import METHODS, method_spec
+    from .selection import EmptySelectionWarning
+
+    if args.model_selection != "own":
+        warnings.filterwarnings("ignore", category=EmptySelectionWarning)
+    elif not method_spec(args.method).own_model:
+        own = ", ".join(m for m in METHODS if method_spec(m).own_model)
+        raise UsageError(f"argument --model-selection: {args.method} only ranks the features; own needs a method "
+                         f"that chooses them itself ({own})")
+
+
 def _check_output(path):
     """Fail on an unwritable --output, or one into a folder that does not exist, before any work (nothing is
     created)."""
@@ -199,12 +214,21 @@ def _add_data_arguments(p):
 
 
 def _write_json_output(result, output):
+    """The result as strict JSON (a missing number, e.g. the width of an empty selection, is ``null``)."""
+    import json
+
     from .io import to_jsonable, write_json
 
-    if output == "-":
-        import json
+    def strict(obj):
+        if isinstance(obj, dict):
+            return {k: strict(v) for k, v in obj.items()}
+        if isinstance(obj, list):
+            return [strict(v) for v in obj]
+        return None if isinstance(obj, float) and not np.isfinite(obj) else obj
 
-        json.dump(to_jsonable(result), sys.stdout, indent=1, sort_keys=True)
+    result = strict(to_jsonable(result))
+    if output == "-":
+        json.dump(result, sys.stdout, indent=1, sort_keys=True, allow_nan=False)
         sys.stdout.write("\n")
     else:
         write_json(result, output)
@@ -263,9 +287,10 @@ def _args_select(p):
     p.add_argument("--param", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter of the method's selector, e.g. --param n_subsets=3000 (repeatable)")
     p.add_argument("--seed", type=_int_at_least(0), default=0)
-    p.add_argument("--model-selection", choices=["kta", "none"], default="kta",
-                   help="kta: choose the subset and width by kernel target alignment (thesis algorithm 3); "
-                        "none: only rank")
+    p.add_argument("--model-selection", choices=["kta", "own", "none"], default="kta",
+                   help="kta: choose the subset and width by kernel target alignment (thesis algorithm 3); own: "
+                        "the features the method's own test keeps (randsel: its selected set), the width by "
+                        "alignment; none: only rank")
     p.add_argument("--n-features", type=_int_at_least(1), default=None,
                    help="select exactly this many top-ranked features instead (the width by kernel target "
                         "alignment)")
@@ -276,9 +301,10 @@ def _args_select(p):
 def _run_select(args):
     from .evaluation import make_selector
     from .kernels import gamma_to_sigma
-    from .model_selection import KTASelect
+    from .model_selection import KTASelect, OwnModelSelect
 
     params = _check_method(args)
+    _check_own_model(args)
     _check_output(args.output)
     ds = _load_binary(args, min_class_size=2)
     if args.n_features is not None and args.n_features > ds.n_features:
@@ -305,16 +331,23 @@ def _run_select(args):
             "ranked_features": [names[j] for j in order],
             "top_features": [names[j] for j in order[: args.top]],
             "seconds_selection": seconds,
+            "model_selection": "top" if args.n_features is not None else args.model_selection,
         }
+        if hasattr(selector, "pvalues_"):  # a selector with a test of its own (randSel): each feature's p-value
+            result["pvalues"] = np.asarray(selector.pvalues_, dtype=float)
         t0 = time.perf_counter()
         if args.n_features is not None:  # the top k; the width of maximal alignment on them
             top = order[: args.n_features]
             sizes, gammas, scores = KTASelect().alignment_table(ds.X[:, top], ds.y, np.arange(1, top.size + 1))
             j = int(np.argmax(scores[-1]))
             chosen = {"features": top, "gamma": float(gammas[-1, j]), "alignment": float(scores[-1, j])}
-        elif args.model_selection == "kta":
-            res = KTASelect().select(ds.X, ds.y, ranking=ranking)
-            chosen = {"features": res.features, "gamma": res.gamma, "alignment": res.score}
+        elif args.model_selection in ("kta", "own"):
+            if args.model_selection == "kta":
+                res = KTASelect().select(ds.X, ds.y, ranking=ranking)
+            else:
+                res = OwnModelSelect().select(ds.X, ds.y, selector)
+            features = res.features[np.argsort(ranking[res.features], kind="stable")]  # best-ranked first
+            chosen = {"features": features, "gamma": res.gamma, "alignment": res.score}
         else:
             chosen = None
         if chosen is not None:
@@ -338,9 +371,10 @@ def _args_evaluate(p):
     p.add_argument("--method", required=True, help="a method of `fscompbio list`")
     p.add_argument("--param", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter of the method's selector, e.g. --param n_subsets=3000 (repeatable)")
-    p.add_argument("--model-selection", choices=["kta", "cv"], default="kta",
+    p.add_argument("--model-selection", choices=["kta", "cv", "own"], default="kta",
                    help="kta: subset and width by kernel target alignment (thesis algorithm 3); cv: nested "
-                        "stratified cross-validation of the SVM (default: kta)")
+                        "stratified cross-validation of the SVM; own: the features the method's own test keeps "
+                        "(randsel: its selected set, thesis 4.2.4), the width by alignment (default: kta)")
     p.add_argument("--folds", type=_int_at_least(2), default=10, help="outer stratified folds (thesis 10)")
     p.add_argument("--fold", type=_int_at_least(0), action="append", default=None, metavar="K",
                    help="run only outer fold K (0-based; repeatable; default: every fold)")
@@ -399,6 +433,7 @@ def _run_evaluate(args):
     from .evaluation import CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, outer_splits
 
     params = _check_method(args)
+    _check_own_model(args)
     _check_output(args.output)
     ds = _load_binary(args, min_class_size=args.folds)
     names = [str(n) for n in ds.feature_names]
@@ -674,6 +709,16 @@ def _log_to_stderr(level):
     log.setLevel(level)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A Python warning on the console as ``fscompbio: warning: ...``; the fit's advice in the command's words."""
+    from .selection import EmptySelectionWarning
+
+    text = _one_line(message)
+    if issubclass(category, EmptySelectionWarning):
+        text += " On the command line: --param n_features_to_select=K or --param alpha=A."
+    log.warning("%s", text)
+
+
 def _one_line(text):
     return " ".join(line.strip() for line in str(text).strip().splitlines() if line.strip())
 
@@ -687,7 +732,9 @@ def main(argv=None):
         return exc.code if isinstance(exc.code, int) else 2
     _log_to_stderr(logging.INFO if args.verbose else logging.WARNING)
     try:
-        return args.run(args)
+        with warnings.catch_warnings():  # the libraries' warnings as one console line each, not file:line
+            warnings.showwarning = _show_warning
+            return args.run(args)
     except UsageError as exc:
         print(f"fscompbio {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2

@@ -44,7 +44,6 @@ calls SVC's libsvm routines directly, without SVC's per-call validation.
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
@@ -66,6 +65,7 @@ except ImportError:  # pragma: no cover
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context
 from ._validation import check_fit_data
+from ._warnings import warn
 from ._pairs import CenteredTarget, PairLayout, batched_alignment
 from .kernels import gamma_to_sigma, label_kernel, median_sq_distance, sigma_to_gamma, task_of_target
 
@@ -88,7 +88,7 @@ class ModelSelectionResult:
     Attributes
     ----------
     features : ndarray of shape (k,), int
-        Chosen feature indices, best-ranked first.
+        Chosen feature indices, best-ranked first (:class:`OwnModelSelect`: in the order of the columns).
     gamma : float
         Factor of the final Gaussian kernel ``exp(-gamma ||x - x'||^2)``.
     sigma : float
@@ -586,7 +586,7 @@ class _PrecomputedSVC:
             max_iter=p.max_iter, random_seed=seed,
         )
         if status == 1:
-            warnings.warn(f"Solver terminated early (max_iter={p.max_iter}).", ConvergenceWarning)
+            warn(f"Solver terminated early (max_iter={p.max_iter}).", ConvergenceWarning)
         if not (np.isfinite(intercept).all() and np.isfinite(dual_coef).all()):
             raise ValueError("The dual coefficients or intercepts are not finite.")
         codes = _libsvm.predict(
@@ -867,7 +867,7 @@ class OwnModelSelect(KTASelect):
     selector_ : estimator
         The selector fitted on all of ``X``.
     features_ : ndarray of shape (n_features_,), int
-        The chosen features, best-ranked first.
+        The chosen features, in the order of the columns of ``X``.
     support_ : ndarray of shape (n_features_in_,), bool
         Mask of the chosen features (``get_support()``).
     n_features_ : int

@@ -27,7 +27,10 @@ column generation. Machine Learning 46:225-254.
 
 from __future__ import annotations
 
-import warnings
+import ctypes
+import functools
+import os
+import sys
 from numbers import Real
 
 import numpy as np
@@ -38,6 +41,7 @@ from .._compat import Interval, StrOptions, _fit_context, validate_data
 from .._optional import optional_import
 from ._base import BinaryClassifierMixin
 from .._scaling import column_scales
+from .._warnings import warn
 
 __all__ = ["LPBoost", "lpboost_primal", "lpboost_dual", "feasible_cap", "PrimalLP", "ColumnGenerationLP"]
 
@@ -52,6 +56,44 @@ def feasible_cap(y, cap):
     if m_min == 0:
         raise ValueError("LPBoost needs samples of both classes; y has only one")
     return max(float(cap), 1.0 / (2.0 * m_min))
+
+
+@functools.cache
+def _highs_banner_to_stderr(highspy):
+    """Create the process' first HiGHS object with the C library's stdout on stderr.
+
+    HiGHS prints its banner ("Running HiGHS ...: Copyright ...") to stdout once per process, when the first
+    ``Highs`` object is created, before any option can turn its output off. Printed on stdout it would
+    corrupt a program's own output there (the command line's JSON). Called before every HiGHS use of this
+    module (cvxpy's included); later calls do nothing.
+    """
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else None
+    except (OSError, ValueError):  # no real stdout (e.g. a notebook kernel): nothing to protect
+        fd = None
+    if fd is None:
+        highspy.Highs()
+        return
+    sys.__stdout__.flush()
+    saved = os.dup(fd)
+    sink = os.open(os.devnull, os.O_WRONLY) if sys.__stderr__ is None else None
+    try:
+        os.dup2(sys.__stderr__.fileno() if sink is None else sink, fd)
+        highspy.Highs()
+        _flush_c_stdio()
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+        if sink is not None:
+            os.close(sink)
+
+
+def _flush_c_stdio():
+    """``fflush(NULL)``: the C library's buffered output, written before a file descriptor is put back."""
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError, TypeError):  # no C library by that name (Windows): its stdout is unbuffered
+        pass
 
 
 class PrimalLP:
@@ -71,6 +113,8 @@ class PrimalLP:
 
     def __init__(self, m, n_learners, solver="HIGHS"):
         cp = optional_import("cvxpy", "LPBoost's linear program (PrimalLP)")
+        if solver == "HIGHS":
+            _highs_banner_to_stderr(optional_import("highspy", "LPBoost's linear program (PrimalLP)"))
         self.A = cp.Parameter((m, n_learners))
         self.y = cp.Parameter(m)
         self.cap = cp.Parameter(nonneg=True)
@@ -126,6 +170,7 @@ def _new_highs(highspy):
     number of threads fails without solving (model status "Not Set"). The simplex here is serial
     (``parallel="off"``), so the scheduler's size changes nothing.
     """
+    _highs_banner_to_stderr(highspy)
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("random_seed", 0)
@@ -469,7 +514,7 @@ class LPBoost(BinaryClassifierMixin, BaseEstimator):
         cap = 1.0 / (self.nu * m)
         self.cap_ = feasible_cap(ys, cap)
         if self.cap_ > cap:
-            warnings.warn(
+            warn(
                 f"LPBoost: nu={self.nu!r} gives cap {cap:.4g} below the smallest feasible cap "
                 f"{self.cap_:.4g} for these class sizes; using {self.cap_:.4g}",
                 UserWarning,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import time
-import warnings
 from numbers import Integral
 
 import numpy as np
@@ -15,6 +14,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, Options, _fit_context, validate_data
+from .._warnings import warn
 
 __all__ = ["SparseFiltering", "sparse_filtering_objective"]
 
@@ -307,11 +307,10 @@ class SparseFiltering(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
             options={"maxiter": self.max_iter, "maxcor": 20},
         )
         if result.status not in (0, 1):  # 1 = max_iter reached, the thesis' stopping rule
-            warnings.warn(
+            warn(
                 f"SparseFiltering: L-BFGS-B stopped after {result.nit} of max_iter={self.max_iter} iterations: "
                 f"{result.message}",
                 ConvergenceWarning,
-                stacklevel=2,
             )
         W = result.x.reshape(shape)
         self.W_ = W if basis is None else W0 - (W0 @ basis) @ basis.T + W @ basis.T

@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
 from .._scaling import standardize
 from .._validation import check_target
+from .._warnings import warn
 from ..kernels import task_of_target
 from ._pair_screen import main_effect_pvalues, main_effect_scores, pair_product_screen, pair_pvalues
 from ._randsel_inference import _normal_scores
@@ -1047,7 +1048,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         if refits:
             self._select_by_refits(X, y, refits, rng)
         if self.n_features_to_select is None and self.selected_.size == 0:
-            warnings.warn(self._empty_message("fit"), EmptySelectionWarning, stacklevel=2)
+            warn(self._empty_message("fit"), EmptySelectionWarning)
         return self
 
     def _empty_message(self, where):
@@ -1080,7 +1081,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         """
         check_is_fitted(self)
         if self.n_features_to_select is None and self.selected_.size == 0:
-            warnings.warn(self._empty_message("transform"), EmptySelectionWarning, stacklevel=2)
+            warn(self._empty_message("transform"), EmptySelectionWarning)
             with warnings.catch_warnings():  # scikit-learn's own, less specific warning of the same event
                 warnings.filterwarnings("ignore", message="No features were selected", category=UserWarning)
                 return super().transform(X)
