@@ -214,6 +214,57 @@ def test_json_on_stdout_is_only_json_with_an_lp_solver(tmp_path):
     assert "HiGHS" in proc.stderr
 
 
+def _planted_task_csv(tmp_path, seed, task, n=150, d=12):
+    """Three classes decided by two features, or a real-valued label of two (one through a sine), at random
+    columns."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    if task == "multiclass":
+        scores = np.column_stack([X[:, 0], X[:, 1], -(X[:, 0] + X[:, 1])])
+        y = np.array(["alpha", "beta", "gamma"])[np.argmax(scores, axis=1)]
+    else:
+        y = X[:, 0] + 2 * np.sin(X[:, 1]) + 0.1 * rng.standard_normal(n)
+    perm = rng.permutation(d)
+    names = [f"f{rng.integers(10**5)}_{j}" for j in range(d)]
+    relevant = {names[c] for c in range(d) if perm[c] < 2}
+    return _write_csv(tmp_path / f"{task}{seed}.csv", X[:, perm], y, names), relevant
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("task, method, model_selection", [
+    ("multiclass", "randsel", "kta"), ("multiclass", "randsel", "own"), ("multiclass", "bahsic", "kta"),
+    ("multiclass", "fohsic", "kta"), ("regression", "randsel", "kta"), ("regression", "randsel", "own"),
+    ("regression", "bahsic", "kta"), ("regression", "hsic_lasso", "kta"), ("regression", "local_learning", "kta"),
+])
+def test_select_finds_the_planted_features_of_several_classes_or_a_real_valued_label(
+        tmp_path, task, method, model_selection, seed):
+    csv, relevant = _planted_task_csv(tmp_path, seed, task)
+    out = tmp_path / "sel.json"
+    assert main(["select", str(csv), "--method", method, "--model-selection", model_selection, "--top", "2",
+                 "--output", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["task"] == task and set(res["top_features"]) == relevant and set(res["selected"]) == relevant
+
+
+def test_the_wrong_method_or_command_for_several_classes_or_a_real_valued_label(tmp_path, capsys):
+    multi, _ = _planted_task_csv(tmp_path, 0, "multiclass", n=40)
+    real, _ = _planted_task_csv(tmp_path, 0, "regression", n=40)
+    assert main(["select", str(multi), "--method", "correlation"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"fscompbio select: error: argument --method: correlation needs two classes; {multi} has several classes, "
+        "for which the methods are randsel, bahsic, fohsic")
+    assert main(["select", str(real), "--method", "randsel", "--positive-label", "a"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"fscompbio select: error: argument --positive-label: {real} has a real-valued label, not two classes")
+    assert main(["evaluate", str(multi), "--method", "randsel", "--folds", "2"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"fscompbio: error: {multi}: 3 classes; `fscompbio evaluate` needs two classes (the Gaussian SVM of "
+        "chapters 3 and 4); `fscompbio select` ranks and chooses features for 3 classes with randsel, bahsic, "
+        "fohsic")
+    assert main(["evaluate", str(real), "--method", "randsel", "--folds", "2"]) == 1
+    assert "a real-valued label; `fscompbio evaluate` needs two classes" in capsys.readouterr().err
+
+
 def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
     csv, _ = _planted_csv(tmp_path, 7, n=40, d=5)
     argv = ["evaluate", str(csv), "--method", "correlation", "--folds", "2"]

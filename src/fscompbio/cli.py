@@ -7,8 +7,9 @@ Subcommands (``fscompbio SUBCOMMAND --help`` shows each one's options and an exa
 ``make-dataset``
     write a synthetic data set of the study (``.npz``);
 ``select``
-    rank the features of a CSV matrix (``sample_id``, ``label``, features) and
-    choose a subset and Gaussian width by kernel target alignment;
+    rank the features of a CSV matrix (``sample_id``, ``label``, features; two
+    classes, several, or a real-valued label) and choose a subset and Gaussian
+    width by kernel target alignment, or by randSel's own test;
 ``evaluate``
     the evaluation protocol of chapters 3 and 4 (outer stratified folds,
     selection and model selection on each training part, a Gaussian SVM on
@@ -179,21 +180,40 @@ def _package_version():
 
 def _load_binary(args, min_class_size):
     """The data set of ``args.data`` (CSV or .npz), refused unless it has two classes of enough samples."""
+    return _load(args, min_class_size, tasks=("binary",))
+
+
+def _load(args, min_class_size, tasks):
+    """The data set of ``args.data`` (CSV or .npz), refused unless its task (two classes, several classes, a
+    real-valued label: inferred from the labels) is one of ``tasks`` and each class has enough samples."""
     from .datasets import load_csv_dataset, load_dataset
+    from .evaluation import METHODS, TASK_METHODS
 
     path = Path(args.data)
     if path.suffix == ".npz":
         ds = load_dataset(path)
-        if ds.task != "binary":
-            raise ValueError(f"{path}: task {ds.task!r}; `fscompbio {args.command}` needs two classes (binary)")
-        counts = {int(c): int(n) for c, n in zip(*np.unique(ds.y, return_counts=True))}
-        small = [c for c, n in counts.items() if n < min_class_size]
-        if small:
-            raise ValueError(f"{path}: class {small[0]:+d} has only {counts[small[0]]} samples; each class needs at "
-                             f"least {min_class_size}")
     else:
         ds = load_csv_dataset(path, label_column=args.label_column, id_column=args.id_column,
-                              positive_label=args.positive_label, task="binary", min_class_size=min_class_size)
+                              positive_label=args.positive_label, task=None,
+                              min_class_size=min_class_size)
+    if ds.task not in tasks:
+        kind = {"multiclass": f"{np.unique(ds.y).size} classes", "regression": "a real-valued label"}[ds.task]
+        raise ValueError(f"{path}: {kind}; `fscompbio {args.command}` needs two classes (the Gaussian SVM of "
+                         f"chapters 3 and 4); `fscompbio select` ranks and chooses features for {kind} with "
+                         f"{', '.join(m for m in TASK_METHODS[ds.task][1] if m in METHODS)}")
+    if ds.task != "binary" and args.positive_label is not None:
+        kind = "several classes" if ds.task == "multiclass" else "a real-valued label"
+        raise UsageError(f"argument --positive-label: {path} has {kind}, not two classes")
+    if ds.task != "binary" and args.method not in TASK_METHODS[ds.task][1]:
+        kind = "several classes" if ds.task == "multiclass" else "a real-valued label"
+        raise UsageError(f"argument --method: {args.method} needs two classes; {path} has {kind}, for which the "
+                         f"methods are {', '.join(m for m in TASK_METHODS[ds.task][1] if m in METHODS)}")
+    if ds.task != "regression":
+        counts = dict(zip(*np.unique(ds.y, return_counts=True)))
+        small = [c for c, n in counts.items() if n < min_class_size]
+        if small:  # a CSV's classes are checked, by their labels, as it is read
+            raise ValueError(f"{path}: class {int(small[0]):+d} has only {counts[small[0]]} samples; each class "
+                             f"needs at least {min_class_size}")
     constant = np.flatnonzero(np.ptp(ds.X, axis=0) == 0)
     if constant.size == ds.n_features:
         raise ValueError(f"{path}: every feature is constant ({ds.n_features} of {ds.n_features}); nothing to select")
@@ -244,11 +264,13 @@ def _args_list(p):
 
 def _run_list(args):
     from .datasets import DATASETS
-    from .evaluation import METHODS
+    from .evaluation import METHODS, TASK_METHODS
 
-    print("methods (fscompbio select|evaluate --method NAME):")
+    print("methods (fscompbio select|evaluate --method NAME; select also takes several classes or a real-valued "
+          "label):")
     for name, spec in METHODS.items():
-        print(f"  {name:20s} {spec.path.split(':')[1]} {spec.defaults or ''}")
+        tasks = ", ".join(t for t, (_, methods) in TASK_METHODS.items() if name in methods)
+        print(f"  {name:20s} {spec.path.split(':')[1]} {spec.defaults or ''}{f' [{tasks}]' if tasks else ''}")
     print("synthetic data sets (fscompbio make-dataset NAME):")
     for name, spec in DATASETS.items():
         print(f"  {name:28s} {spec.n_samples} x {spec.n_features}, {spec.n_relevant} relevant, {spec.description}")
@@ -306,7 +328,7 @@ def _run_select(args):
     params = _check_method(args)
     _check_own_model(args)
     _check_output(args.output)
-    ds = _load_binary(args, min_class_size=2)
+    ds = _load(args, min_class_size=2, tasks=("binary", "multiclass", "regression"))
     if args.n_features is not None and args.n_features > ds.n_features:
         raise ValueError(f"{args.data}: --n-features {args.n_features} is larger than the {ds.n_features} "
                          "features of the data")
@@ -323,6 +345,7 @@ def _run_select(args):
             "method": args.method,
             "params": params,
             "seed": args.seed,
+            "task": ds.task,
             "n_samples": ds.n_samples,
             "n_features": ds.n_features,
             "feature_names": names,
