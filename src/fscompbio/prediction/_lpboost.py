@@ -28,9 +28,9 @@ column generation. Machine Learning 46:225-254.
 from __future__ import annotations
 
 import ctypes
-import functools
 import os
 import sys
+import threading
 from numbers import Real
 
 import numpy as np
@@ -58,34 +58,46 @@ def feasible_cap(y, cap):
     return max(float(cap), 1.0 / (2.0 * m_min))
 
 
-@functools.cache
+_BANNER_LOCK = threading.Lock()
+_banner_shown = False
+
+
 def _highs_banner_to_stderr(highspy):
-    """Create the process' first HiGHS object with the C library's stdout on stderr.
+    """Create the process' first HiGHS object with the C library's stdout (file descriptor 1) on stderr.
 
     HiGHS prints its banner ("Running HiGHS ...: Copyright ...") to stdout once per process, when the first
     ``Highs`` object is created, before any option can turn its output off. Printed on stdout it would
     corrupt a program's own output there (the command line's JSON). Called before every HiGHS use of this
-    module (cvxpy's included); later calls do nothing.
+    module (cvxpy's included); later calls do nothing. A lock keeps two threads from swapping the
+    descriptor at once.
     """
-    try:
-        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else None
-    except (OSError, ValueError):  # no real stdout (e.g. a notebook kernel): nothing to protect
-        fd = None
-    if fd is None:
-        highspy.Highs()
-        return
-    sys.__stdout__.flush()
-    saved = os.dup(fd)
-    sink = os.open(os.devnull, os.O_WRONLY) if sys.__stderr__ is None else None
-    try:
-        os.dup2(sys.__stderr__.fileno() if sink is None else sink, fd)
-        highspy.Highs()
-        _flush_c_stdio()
-    finally:
-        os.dup2(saved, fd)
-        os.close(saved)
-        if sink is not None:
-            os.close(sink)
+    global _banner_shown
+    with _BANNER_LOCK:
+        if _banner_shown:
+            return
+        _banner_shown = True
+        for stream in (sys.stdout, sys.__stdout__):
+            if stream is not None:
+                stream.flush()
+        try:
+            saved = os.dup(1)
+        except OSError:  # no file descriptor 1: nothing to protect
+            highspy.Highs()
+            return
+        try:
+            target = sys.__stderr__.fileno() if sys.__stderr__ is not None else None
+        except (OSError, ValueError):
+            target = None
+        sink = os.open(os.devnull, os.O_WRONLY) if target is None else None
+        try:
+            os.dup2(target if sink is None else sink, 1)
+            highspy.Highs()
+            _flush_c_stdio()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            if sink is not None:
+                os.close(sink)
 
 
 def _flush_c_stdio():
