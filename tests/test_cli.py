@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 
 from fscompbio.cli import SUBCOMMANDS, main
-from fscompbio.datasets import load_dataset, make_dataset
-from fscompbio.evaluation import fold_seeds, make_selector, outer_splits, run_outer_fold
+from fscompbio.datasets import load_csv_dataset, load_dataset, make_dataset
+from fscompbio.evaluation import fold_seeds, make_selector, multiclass_fold, outer_splits, run_outer_fold
 from fscompbio.model_selection import KTASelect
+from fscompbio.seeding import derive_seed
 from fscompbio.sequences import cleavage_windows, encode_windows, encoding_feature_names, read_signal_peptides
 
 SEQ_A = "MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFKGLVLIAFSQYLQQ"  # 57 residues
@@ -184,6 +185,14 @@ def test_an_empty_own_selection_is_a_console_warning_and_null_width(tmp_path, ca
     assert main(argv + ["--model-selection", "kta"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and json.loads(captured.out)["selected"]
+    # evaluate: the empty folds' table rows (no width) and one warning that counts them
+    assert main(["evaluate", str(noise), "--method", "randsel", "--model-selection", "own", "--folds", "3"]) == 0
+    captured = capsys.readouterr()
+    rows = captured.out.splitlines()[1:4]
+    assert [row.split()[4:6] for row in rows] == [["0", "-"]] * 3
+    assert captured.err == (f"fscompbio: warning: {noise}: randsel's test kept no feature in 3 of 3 folds (0, 1, 2), "
+                            "which predict the training part's majority class; to keep more, --param alpha=A "
+                            "(larger) or --param n_features_to_select=K\n")
 
 
 def test_evaluate_with_randsels_own_model(tmp_path, capsys):
@@ -256,13 +265,38 @@ def test_the_wrong_method_or_command_for_several_classes_or_a_real_valued_label(
     assert main(["select", str(real), "--method", "randsel", "--positive-label", "a"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"fscompbio select: error: argument --positive-label: {real} has a real-valued label, not two classes")
-    assert main(["evaluate", str(multi), "--method", "randsel", "--folds", "2"]) == 1
-    assert capsys.readouterr().err.strip() == (
-        f"fscompbio: error: {multi}: 3 classes; `fscompbio evaluate` needs two classes (the Gaussian SVM of "
-        "chapters 3 and 4); `fscompbio select` ranks and chooses features for 3 classes with randsel, bahsic, "
-        "fohsic")
     assert main(["evaluate", str(real), "--method", "randsel", "--folds", "2"]) == 1
-    assert "a real-valued label; `fscompbio evaluate` needs two classes" in capsys.readouterr().err
+    assert capsys.readouterr().err.strip() == (
+        f"fscompbio: error: {real}: a real-valued label; `fscompbio evaluate` needs classes (its Gaussian SVM "
+        "classifies); `fscompbio select` ranks and chooses features for a real-valued label with local_learning, "
+        "hsic_lasso, bahsic, randsel")
+    assert main(["evaluate", str(multi), "--method", "randsel", "--folds", "2", "--model-selection", "own"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"fscompbio evaluate: error: argument --model-selection: own is for two classes; {multi} has several (kta "
+        "or cv)")
+
+
+@pytest.mark.parametrize("method", ["randsel", "bahsic"])
+def test_evaluate_several_classes_runs_the_workflows_multiclass_folds(tmp_path, capsys, method):
+    csv, relevant = _planted_task_csv(tmp_path, 4, "multiclass", n=120, d=10)
+    out = tmp_path / "folds.json"
+    assert main(["evaluate", str(csv), "--method", method, "--folds", "3", "--seed", "5", "--output", str(out)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert len(table) == 5 and table[-1].startswith("mean accuracy")
+    res = json.loads(out.read_text())
+    assert res["task"] == "multiclass" and res["chapter"] == "multiclass"
+    # the folds and seeds of the workflow's multiclass stage (figure figM_1) for a data set of this name
+    ds = load_csv_dataset(csv)
+    name = csv.name.split(".")[0]
+    splits = outer_splits(ds.y, 3, random_state=derive_seed(5, "multiclass", name, "outer"))
+    for k, (train, test) in enumerate(splits):
+        ref = multiclass_fold(ds.X, ds.y, train, test, method, widths={"n_widths": 7, "low": -1.0, "high": 1.0},
+                              kta={"max_sizes": None}, random_state=derive_seed(5, "multiclass", name, method, k),
+                              inner_seed=derive_seed(5, "multiclass", name, method, k, "inner"))
+        fold = res["folds"][k]
+        assert fold["selected"] == ref["selected"] and fold["accuracy"] == ref["accuracy"]
+        assert relevant <= set(fold["selected_features"])
+    assert res["summary"]["accuracy_mean"] > 0.8  # three balanced-ish classes: chance is about 1/3
 
 
 def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):

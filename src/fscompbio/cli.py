@@ -13,7 +13,8 @@ Subcommands (``fscompbio SUBCOMMAND --help`` shows each one's options and an exa
 ``evaluate``
     the evaluation protocol of chapters 3 and 4 (outer stratified folds,
     selection and model selection on each training part, a Gaussian SVM on
-    each test part) for one method on one data set, printing the fold table;
+    each test part) for one method on one data set, printing the fold table
+    (for several classes, the workflow's multi-class folds);
 ``encode``
     cut signal peptides (FASTA + TSV of cleavage sites) into windows around
     each candidate site and encode them by the 54 amino-acid scales;
@@ -143,14 +144,16 @@ def _check_method(args):
 
 
 def _check_own_model(args):
-    """Refuse ``--model-selection own`` for a method without a test of its own; outside it, silence the test's
-    warning that it kept nothing (its set is not used)."""
+    """Refuse ``--model-selection own`` for a method without a test of its own. Silence the test's warning that
+    it kept nothing where its set is not used, and in ``evaluate``, which counts the empty folds once."""
     from .evaluation import METHODS, method_spec
     from .selection import EmptySelectionWarning
 
-    if args.model_selection != "own":
+    if args.model_selection != "own" or args.command == "evaluate":
         warnings.filterwarnings("ignore", category=EmptySelectionWarning)
-    elif not method_spec(args.method).own_model:
+    if args.model_selection != "own":
+        return
+    if not method_spec(args.method).own_model:
         own = ", ".join(m for m in METHODS if method_spec(m).own_model)
         raise UsageError(f"argument --model-selection: {args.method} only ranks the features; own needs a method "
                          f"that chooses them itself ({own})")
@@ -178,11 +181,6 @@ def _package_version():
     return __version__
 
 
-def _load_binary(args, min_class_size):
-    """The data set of ``args.data`` (CSV or .npz), refused unless it has two classes of enough samples."""
-    return _load(args, min_class_size, tasks=("binary",))
-
-
 def _load(args, min_class_size, tasks):
     """The data set of ``args.data`` (CSV or .npz), refused unless its task (two classes, several classes, a
     real-valued label: inferred from the labels) is one of ``tasks`` and each class has enough samples."""
@@ -198,8 +196,8 @@ def _load(args, min_class_size, tasks):
                               min_class_size=min_class_size)
     if ds.task not in tasks:
         kind = {"multiclass": f"{np.unique(ds.y).size} classes", "regression": "a real-valued label"}[ds.task]
-        raise ValueError(f"{path}: {kind}; `fscompbio {args.command}` needs two classes (the Gaussian SVM of "
-                         f"chapters 3 and 4); `fscompbio select` ranks and chooses features for {kind} with "
+        raise ValueError(f"{path}: {kind}; `fscompbio {args.command}` needs classes (its Gaussian SVM classifies); "
+                         f"`fscompbio select` ranks and chooses features for {kind} with "
                          f"{', '.join(m for m in TASK_METHODS[ds.task][1] if m in METHODS)}")
     if ds.task != "binary" and args.positive_label is not None:
         kind = "several classes" if ds.task == "multiclass" else "a real-valued label"
@@ -418,7 +416,8 @@ def _args_evaluate(p):
                    help="master seed of the folds and of each fold's selector (the workflow's config: seed)")
     p.add_argument("--chapter", choices=["chapter3", "chapter4"], default=None,
                    help="the workflow chapter whose seeds the folds take (default: the method's, chapter3 for "
-                        "the linear methods, chapter4 for randsel, gaussian_rfe, fohsic, bahsic)")
+                        "the linear methods, chapter4 for randsel, gaussian_rfe, fohsic, bahsic; several classes "
+                        "take the multi-class stage's seeds)")
     p.add_argument("--name", default=None,
                    help="the data set's name in the seeds (default: the .npz's name, or the CSV's file name "
                         "without suffixes); with the workflow's seed, name and settings, a fold's selection is "
@@ -443,7 +442,8 @@ def _fold_table(folds, names, summary):
         shown = [names[j] for j in f["selected"][:6]]
         more = f" (+{len(f['selected']) - 6})" if len(f["selected"]) > 6 else ""
         lines.append(f"{f['fold']:>4} {f['n_train']:>6} {f['n_test']:>5} {f['accuracy']:>8.3f} {f['n_selected']:>5} "
-                     f"{f['sigma']:>9.3g} {f['seconds_total']:>8.2f}  {', '.join(shown)}{more}")
+                     f"{format(f['sigma'], '.3g') if f['sigma'] is not None else '-':>9} {f['seconds_total']:>8.2f}  "
+                     f"{', '.join(shown)}{more}")
     known = (f"; precision {summary['precision_mean']:.2f}, recall {summary['recall_mean']:.2f} of the known "
              "relevant features" if summary.get("precision_mean") is not None else "")
     lines.append(f"mean accuracy {summary['accuracy_mean']:.3f} (sd {summary['accuracy_sd']:.3f}) over "
@@ -453,45 +453,69 @@ def _fold_table(folds, names, summary):
 
 
 def _run_evaluate(args):
-    from .evaluation import CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, outer_splits
+    from .evaluation import (CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, multiclass_fold,
+                             outer_splits)
+    from .seeding import derive_seed
 
     params = _check_method(args)
     _check_own_model(args)
     _check_output(args.output)
-    ds = _load_binary(args, min_class_size=args.folds)
+    ds = _load(args, min_class_size=args.folds, tasks=("binary", "multiclass"))
+    if ds.task == "multiclass" and args.model_selection == "own":
+        raise UsageError(f"argument --model-selection: own is for two classes; {args.data} has several (kta or cv)")
     names = [str(n) for n in ds.feature_names]
     name = args.name or ds.name
-    chapter = args.chapter or next((c for c, ms in CHAPTER_METHODS.items() if args.method in ms), "chapter3")
+    if ds.task == "multiclass":  # the seeds of the workflow's multiclass stage (figure figM_1)
+        chapter = "multiclass"
+        outer_seed = derive_seed(args.seed, "multiclass", name, "outer")
+    else:
+        chapter = args.chapter or next((c for c, ms in CHAPTER_METHODS.items() if args.method in ms), "chapter3")
+        outer_seed = fold_seeds(args.seed, chapter, name, args.method, 0).outer
     folds_run = sorted(set(args.fold)) if args.fold else list(range(args.folds))
     if folds_run[-1] >= args.folds:
         raise UsageError(f"argument --fold: fold {folds_run[-1]} out of range for --folds {args.folds} (0 to "
                          f"{args.folds - 1})")
+    splits = outer_splits(ds.y, args.folds, random_state=outer_seed)
     if args.model_selection == "cv":
-        splits = outer_splits(ds.y, args.folds, random_state=fold_seeds(args.seed, chapter, name, args.method, 0).outer)
         smallest = min(int(np.min(np.unique(ds.y[splits[k][0]], return_counts=True)[1])) for k in folds_run)
         if smallest < args.inner_folds:
             raise ValueError(f"{args.data}: a training part has only {smallest} samples of one class, fewer than "
                              f"--inner-folds {args.inner_folds}; use fewer inner folds")
-    # the workflow's fold runner and seeds (fscompbio.evaluation.evaluate_folds, fold_seeds)
+    # the workflow's fold runners and seeds (fscompbio.evaluation.evaluate_folds, fold_seeds; multiclass_fold)
     settings = {"model_selection": [args.model_selection], "outer_folds": args.folds, "svm_C": args.C,
                 "widths": {"n_widths": args.n_widths, "low": args.width_low, "high": args.width_high},
                 "kta": {"max_sizes": args.kta_max_sizes}, "cv": {"inner_folds": args.inner_folds, "sizes": args.sizes}}
     folds = []
     with _about(args.data):
         for k in _progress(folds_run, desc=f"{args.method} folds", unit="fold"):
-            res, tim = evaluate_folds(ds, args.method, [k], seed=args.seed, chapter=chapter, dataset=name,
-                                      selector_params=params, **settings)
-            out = {**res[0]["results"][args.model_selection], **tim[0]["timings"][args.model_selection]}
-            out.update(fold=k, selected_features=out["selected_names"])
+            if ds.task == "multiclass":
+                train, test = splits[k]
+                out = multiclass_fold(ds.X, ds.y, train, test, args.method, model_selection=args.model_selection,
+                                      params=params, widths=settings["widths"], kta=settings["kta"],
+                                      cv=settings["cv"], C=args.C,
+                                      random_state=derive_seed(args.seed, "multiclass", name, args.method, k),
+                                      inner_seed=derive_seed(args.seed, "multiclass", name, args.method, k, "inner"))
+                out.update(fold=k, selected_features=[names[j] for j in out["selected"]])
+            else:
+                res, tim = evaluate_folds(ds, args.method, [k], seed=args.seed, chapter=chapter, dataset=name,
+                                          selector_params=params, **settings)
+                out = {**res[0]["results"][args.model_selection], **tim[0]["timings"][args.model_selection]}
+                out.update(fold=k, selected_features=out["selected_names"])
             folds.append(out)
             log.info("fold %d: accuracy %.3f with %d features", k, out["accuracy"], out["n_selected"])
         summary = aggregate_folds(folds, ds.n_features)
+    empty = [f["fold"] for f in folds if f["n_selected"] == 0]
+    if empty:  # only the selector's own test can keep nothing
+        log.warning("%s: %s's test kept no feature in %d of %d folds (%s), which predict the training part's "
+                    "majority class; to keep more, --param alpha=A (larger) or --param n_features_to_select=K",
+                    args.data, args.method, len(empty), len(folds), ", ".join(map(str, empty)))
     print(_fold_table(folds, names, summary))
     if args.output is not None:
         _write_json_output({"data": str(args.data), "method": args.method, "params": params,
                             "model_selection": args.model_selection, "seed": args.seed, "chapter": chapter,
                             "name": name, "settings": settings, "folds": folds, "summary": summary,
-                            "n_samples": ds.n_samples, "n_features": ds.n_features, "C": args.C}, args.output)
+                            "task": ds.task, "n_samples": ds.n_samples, "n_features": ds.n_features, "C": args.C},
+                           args.output)
     return 0
 
 
