@@ -129,14 +129,19 @@ CASES = {
                           r"m\.csv: missing label at row 3, column 'label' \(sample 's2'\)"),
     "csv-label-with-one-sample": ({"m.csv": _relabel(["x", "y"] * 5 + ["x", "z"])},
                                   ["select", "{dir}/m.csv", "--method", "correlation"], 1,
-                                  r"m\.csv: column 'label' has 3 labels \['x', 'y', 'z'\]; a binary task needs two"),
+                                  r"m\.csv: label 'z' in column 'label' has a single sample, at row 13 \(sample "
+                                  r"'s12'\); each class needs at least 2"),
     "csv-class-of-one-sample": ({"m.csv": _relabel(["x"] * 11 + ["y"])},
                                 ["select", "{dir}/m.csv", "--method", "correlation"], 1,
                                 r"m\.csv: label 'y' in column 'label' has a single sample, at row 13 \(sample 's12'\); "
                                 r"each class needs at least 2"),
     "csv-more-classes-than-binary": ({"m.csv": _relabel(["a", "b", "c"] * 4)},
-                                     ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "2"], 1,
-                                     r"m\.csv: column 'label' has 3 labels \['a', 'b', 'c'\]; a binary task needs two"),
+                                     ["evaluate", "{dir}/m.csv", "--method", "correlation", "--folds", "2"], 2,
+                                     r"argument --method: correlation needs two classes; .*m\.csv has several "
+                                     r"classes, for which the methods are randsel, bahsic, fohsic"),
+    "csv-real-valued-label-in-evaluate": ({"m.csv": _relabel([f"{0.1 * i + 0.05:.2f}" for i in range(12)])},
+                                          ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "2"], 1,
+                                          r"m\.csv: a real-valued label; `fscompbio evaluate` needs classes"),
     "csv-all-features-constant": ({"m.csv": _edit(_constant)}, ["select", "{dir}/m.csv", "--method", "correlation"],
                                   1, r"m\.csv: every feature is constant \(6 of 6\); nothing to select"),
     "csv-not-gzip": ({"m.csv.gz": b"sample_id,label\n"}, ["select", "{dir}/m.csv.gz", "--method", "correlation"], 1,
