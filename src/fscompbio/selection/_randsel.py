@@ -60,6 +60,11 @@ __all__ = [
 #: ``-RELEASE_Z`` (significantly negative at this one-sided level)
 RELEASE_LEVEL = 0.001
 RELEASE_Z = float(norm.isf(RELEASE_LEVEL))
+#: ``fix_main_effects``: the fewest iterations of a fit with fixed main effects. When every survivor is fixed
+#: nothing is culled, and the iterations repeat the test on fresh partitions; an iteration's test is confirmed at
+#: the next one, so 5 iterations test 4 times. Two (one test) left breast cancer's ``selected_`` empty for 3 of 20
+#: seeds (``docs/randsel.md``, section 31)
+MAIN_EFFECT_MIN_ITERATIONS = 5
 #: ``main_effect_weight``: the marginal test counts as this many iterations of the kernel's evidence, the ratio
 #: of its expected normal score on a linear feature to an exact iteration's (Stouffer's weights proportional to
 #: the expected scores; measured on linear Zhang's sets, ``docs/randsel.md`` section 27)
@@ -439,9 +444,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         significantly negative at the one-sided level ``RELEASE_LEVEL``,
         0.001, among that iteration's survivors) is released and culled as any
         other feature: a weak or chance main effect beside strong non-linear
-        features does not hold a place above them. The fit runs at least two
-        iterations, so that ``selected_`` is tested when every feature is
-        fixed. A fit without a significant main effect is the same with or
+        features does not hold a place above them. The fit runs at least
+        ``MAIN_EFFECT_MIN_ITERATIONS`` (5) iterations, so that ``selected_``
+        is tested, four times, when every feature is fixed. A fit without a significant main effect is the same with or
         without fixing. ``"fdr"`` fixes more weak main effects, which helps a
         weak additive signal and costs where many features carry one
         (``docs/randsel.md``, section 27). False: every feature is culled by
@@ -944,12 +949,12 @@ class RandSel(SelectorMixin, BaseEstimator):
             family_wise = main_effect_pvalues(marginal, y, d)  # Bonferroni: also the test of the global null
         if self.fix_main_effects and unscreened:
             # an established main effect (the alignment's first-order term significant at level alpha over all
-            # features): fixed, as an established pair is; two iterations at least, so that selected_ can be
-            # tested even when every feature is fixed
+            # features): fixed, as an established pair is; MAIN_EFFECT_MIN_ITERATIONS at least, so that
+            # selected_ is tested, more than once, even when every feature is fixed
             self.main_effect_pvalues_ = (main_effect_pvalues(marginal, y, d, control="fdr")
                                          if self.fix_main_effects == "fdr" else family_wise)
             main = self.main_effect_pvalues_ <= self.alpha
-            min_iterations = 2 if main.any() else 0
+            min_iterations = MAIN_EFFECT_MIN_ITERATIONS if main.any() else 0
         if self.main_effect_weight > 0 and unscreened and (family_wise <= self.alpha).any():
             # the marginal test as main_effect_weight iterations of evidence for a main effect (one-sided: no
             # marginal correlation is no evidence against a feature whose signal is non-linear), on data where
