@@ -210,8 +210,9 @@ def _load(args, min_class_size, tasks):
         counts = dict(zip(*np.unique(ds.y, return_counts=True)))
         small = [c for c, n in counts.items() if n < min_class_size]
         if small:  # a CSV's classes are checked, by their labels, as it is read
-            raise ValueError(f"{path}: class {int(small[0]):+d} has only {counts[small[0]]} samples; each class "
-                             f"needs at least {min_class_size}")
+            label = f"{int(small[0]):+d}" if ds.task == "binary" else f"{int(small[0])}"
+            raise ValueError(f"{path}: class {label} has only {counts[small[0]]} samples; each class needs at least "
+                             f"{min_class_size}")
     constant = np.flatnonzero(np.ptp(ds.X, axis=0) == 0)
     if constant.size == ds.n_features:
         raise ValueError(f"{path}: every feature is constant ({ds.n_features} of {ds.n_features}); nothing to select")
