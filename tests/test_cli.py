@@ -299,6 +299,40 @@ def test_evaluate_several_classes_runs_the_workflows_multiclass_folds(tmp_path, 
     assert res["summary"]["accuracy_mean"] > 0.8  # three balanced-ish classes: chance is about 1/3
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_standardize_for_features_of_different_scales(tmp_path, capsys, seed):
+    """Three relevant features measured at sds 1,000, 1 and 0.001 among noise at random scales: without
+    --standardize the command warns (naming the extreme features) and the Gaussian SVM follows the largest
+    feature; with it, every fold is the protocol on the training part's scaled data, and far more accurate."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((120, 12))
+    y = np.where(X[:, 0] + X[:, 1] - X[:, 2] > 0, "case", "control")
+    scales = 10.0 ** rng.uniform(-2, 2, 12)
+    scales[:3] = 1e3, 1.0, 1e-3
+    csv = _write_csv(tmp_path / "scales.csv", X * scales, y, [f"m{j}" for j in range(12)])
+    accuracy = {}
+    for flag in ([], ["--standardize"]):
+        out = tmp_path / f"folds{len(flag)}.json"
+        assert main(["evaluate", str(csv), "--method", "correlation", "--folds", "3", "--output", str(out)] + flag) == 0
+        err = capsys.readouterr().err
+        res = json.loads(out.read_text())
+        accuracy[bool(flag)] = res["summary"]["accuracy_mean"]
+        assert res["settings"]["standardize"] is bool(flag)
+        if flag:
+            assert err == ""
+        else:
+            assert err.startswith(f"fscompbio: warning: {csv}: the features' standard deviations range from ")
+            assert "(m2) to " in err and "(m0): the Gaussian kernel's distances" in err
+    assert accuracy[True] >= 0.85 and accuracy[True] >= accuracy[False] + 0.1, accuracy
+    df = pd.read_csv(csv)
+    Xf, yf = df.drop(columns=["sample_id", "label"]).to_numpy(), np.where(df["label"] == "control", 1, -1)
+    seeds = [fold_seeds(0, "chapter3", "scales", "correlation", k) for k in range(3)]
+    for k, (train, test) in enumerate(outer_splits(yf, 3, random_state=seeds[0].outer)):
+        ref = run_outer_fold(Xf, yf, train, test, make_selector("correlation", random_state=seeds[k].selector),
+                             standardize=True)
+        assert json.loads((tmp_path / "folds1.json").read_text())["folds"][k]["accuracy"] == ref["accuracy"]
+
+
 def test_progress_bar_only_on_a_terminal(tmp_path, capsys, monkeypatch):
     csv, _ = _planted_csv(tmp_path, 7, n=40, d=5)
     argv = ["evaluate", str(csv), "--method", "correlation", "--folds", "2"]

@@ -69,7 +69,7 @@ def fold_seeds(seed, chapter, dataset, method, fold):
 
 
 def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params=None, model_selection=("kta",),
-                   outer_folds=10, widths=None, kta=None, cv=None, svm_C=1.0):
+                   outer_folds=10, widths=None, kta=None, cv=None, svm_C=1.0, standardize=False):
     """Outer folds ``folds`` of the protocol of chapters 3 and 4 (Athanasakis 2014, 2.5.1 and 4.2.4).
 
     On each fold the selector is fitted once on the training part; every model selection reads that fit
@@ -99,6 +99,8 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
         ``inner_selectors``: by method, selector arguments of the inner-fold refits only
         (:class:`~fscompbio.model_selection.NestedCVSelect`'s ``inner_params``).
     svm_C : float
+    standardize : bool
+        Scale the features by the training part's mean and sd (:func:`run_outer_fold`); the thesis does not.
 
     Returns
     -------
@@ -134,7 +136,7 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
                  train.size, test.size, selector, list(model_selection))
         out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=list(model_selection),
                              relevant=relevant, kta=kta_sel, cv=nested, own=own, kta_abs=kta_abs, C=svm_C,
-                             feature_names=names)
+                             feature_names=names, standardize=standardize)
         res, tim = {}, {}
         for ms, r in out.items():
             log.info("%s: accuracy %.3f with %d features (precision %s, recall %s), sigma %.3g; %.2f s (selection "

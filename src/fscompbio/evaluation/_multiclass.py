@@ -113,7 +113,7 @@ BASELINE = "ovr_l1_logistic"
 
 
 def multiclass_fold(X, y, train, test, method, *, model_selection="kta", params=None, widths=None, kta=None,
-                    cv=None, C=1.0, random_state=None, inner_seed=None):
+                    cv=None, C=1.0, random_state=None, inner_seed=None, standardize=False):
     """One outer fold of figure figM_1 for ``method``.
 
     Parameters
@@ -143,6 +143,9 @@ def multiclass_fold(X, y, train, test, method, *, model_selection="kta", params=
         The Gaussian SVM's C (thesis: 1).
     random_state, inner_seed : int or None
         The selector's seed; the baseline's inner folds.
+    standardize : bool, default=False
+        For the selectors: the features scaled by the training part's mean and sd
+        (:func:`fscompbio.evaluation.run_outer_fold`); the baseline always standardises.
 
     Returns
     -------
@@ -161,11 +164,12 @@ def multiclass_fold(X, y, train, test, method, *, model_selection="kta", params=
         if "label_kernel" in selector.get_params():
             selector.set_params(label_kernel="onehot")
         if model_selection == "kta":
-            out = run_outer_fold(X, y, train, test, selector, model_selection="kta", C=C,
+            out = run_outer_fold(X, y, train, test, selector, model_selection="kta", C=C, standardize=standardize,
                                  kta=OneHotKTASelect(**(widths or {}), **(kta or {})))
         else:
             nested = NestedCVSelect(**(widths or {}), **(cv or {}), C=C, random_state=inner_seed)
-            out = run_outer_fold(X, y, train, test, selector, model_selection="cv", cv=nested, C=C)
+            out = run_outer_fold(X, y, train, test, selector, model_selection="cv", cv=nested, C=C,
+                                 standardize=standardize)
     out["method"] = method
     return out
 
