@@ -446,9 +446,10 @@ class RandSel(SelectorMixin, BaseEstimator):
         other feature: a weak or chance main effect beside strong non-linear
         features does not hold a place above them. The fit runs at least
         ``MAIN_EFFECT_MIN_ITERATIONS`` (5) iterations, so that ``selected_``
-        is tested, four times, when every feature is fixed. A fit without a significant main effect is the same with or
-        without fixing. ``"fdr"`` fixes more weak main effects, which helps a
-        weak additive signal and costs where many features carry one
+        is tested, four times, when every feature is fixed. A fit without a
+        significant main effect is the same with or without fixing.
+        ``"fdr"`` fixes more weak main effects, which helps a weak additive
+        signal and costs where many features carry one
         (``docs/randsel.md``, section 27). False: every feature is culled by
         the kernel's evidence alone (as in the runs archived with
         ``ARCHIVED_RANDSEL``).
