@@ -24,11 +24,9 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from bench_randsel_wide import _svm
 from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import StratifiedKFold, cross_val_score
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 import fscompbio.selection._randsel as randsel_module
@@ -47,23 +45,27 @@ def fit(X, y, min_iterations, seed):
         return RandSel(random_state=seed).fit(X, y)
 
 
-def breast_cancer(settings, n_seeds):
+def breast_cancer_over_seeds(selected, n_seeds):
+    """Breast cancer under seeds 0 to ``n_seeds`` - 1, the columns permuted with each: the size of
+    ``selected(X, y, seed)``, a Gaussian SVM's 10-fold accuracy on it (NaN where empty) and the CPU s per fit."""
     X0, y = load_breast_cancer(return_X_y=True)
     cv = StratifiedKFold(10, shuffle=True, random_state=0)
-    svm = make_pipeline(StandardScaler(), SVC(gamma="scale"))
+    sizes, accs, cpu = [], [], 0.0
+    for seed in range(n_seeds):
+        X = X0[:, np.random.default_rng(seed).permutation(X0.shape[1])]
+        t0 = time.process_time()
+        cols = selected(X, y, seed)
+        cpu += time.process_time() - t0
+        sizes.append(cols.size)
+        accs.append(cross_val_score(_svm(), X[:, cols], y, cv=cv).mean() if cols.size else np.nan)
+    return sizes, np.array(accs), cpu / n_seeds
+
+
+def breast_cancer(settings, n_seeds):
     rows, base_time = [], None
     for m in settings:
-        sizes, accs, cpu = [], [], 0.0
-        for seed in range(n_seeds):
-            X = X0[:, np.random.default_rng(seed).permutation(X0.shape[1])]
-            t0 = time.process_time()
-            cols = fit(X, y, m, seed).selected_
-            cpu += time.process_time() - t0
-            sizes.append(cols.size)
-            accs.append(cross_val_score(svm, X[:, cols], y, cv=cv).mean() if cols.size else np.nan)
-        per_fit = cpu / n_seeds
+        sizes, accs, per_fit = breast_cancer_over_seeds(lambda X, y, seed: fit(X, y, m, seed).selected_, n_seeds)
         base_time = per_fit if base_time is None else base_time
-        accs = np.array(accs)
         rows.append((m, sizes, int(np.sum(np.array(sizes) == 0)), int(np.sum(accs >= 0.93)), np.nanmin(accs),
                      np.nanmean(accs), per_fit, per_fit / base_time))
         print(f"  fewest iterations {m}: sizes {sizes}", flush=True)

@@ -76,7 +76,7 @@ SYNTHETIC = config["datasets"]["synthetic"]
 # --------------------------------------------------------------------------
 from fscompbio.datasets import DATASETS as _REGISTRY
 from fscompbio.datasets import draw_name, split_draw
-from fscompbio.evaluation import fold_seeds, model_selections_for, task_error
+from fscompbio.evaluation import fold_seeds, model_selections_for, multiclass_seeds, task_error
 
 
 def check_inner_selectors(section):

@@ -50,8 +50,8 @@ if MC["group_jobs"]:
                     "model_selection": s,
                     "fold": k,
                     "params": MC["selectors"][m],
-                    "seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k),
-                    "inner_seed": derive_seed(config["seed"], "multiclass", wc.dataset, m, k, "inner"),
+                    "seed": multiclass_seeds(config["seed"], wc.dataset, m, k).selector,
+                    "inner_seed": multiclass_seeds(config["seed"], wc.dataset, m, k).inner,
                 }
                 for m, s, k in MC_MEMBERS
             ],
@@ -60,7 +60,7 @@ if MC["group_jobs"]:
             kta=MC["kta"],
             cv=MC["cv"],
             svm_C=MC["svm_C"],
-            folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
+            folds_seed=lambda wc: multiclass_seeds(config["seed"], wc.dataset, "", 0).outer,
         script:
             "../scripts/evaluate_multiclass_fold.py"
 
@@ -91,11 +91,9 @@ else:
             kta=MC["kta"],
             cv=MC["cv"],
             svm_C=MC["svm_C"],
-            folds_seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, "outer"),
-            seed=lambda wc: derive_seed(config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold),
-            inner_seed=lambda wc: derive_seed(
-                config["seed"], "multiclass", wc.dataset, wc.mc_method, wc.mc_fold, "inner"
-            ),
+            folds_seed=lambda wc: multiclass_seeds(config["seed"], wc.dataset, "", 0).outer,
+            seed=lambda wc: multiclass_seeds(config["seed"], wc.dataset, wc.mc_method, wc.mc_fold).selector,
+            inner_seed=lambda wc: multiclass_seeds(config["seed"], wc.dataset, wc.mc_method, wc.mc_fold).inner,
         script:
             "../scripts/evaluate_multiclass_fold.py"
 

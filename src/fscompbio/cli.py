@@ -200,18 +200,18 @@ def _load(args, min_class_size, tasks):
         ds = load_csv_dataset(path, label_column=args.label_column, id_column=args.id_column,
                               positive_label=args.positive_label, task=None,
                               min_class_size=min_class_size)
-    if ds.task not in tasks:
-        kind = {"multiclass": f"{np.unique(ds.y).size} classes", "regression": "a real-valued label"}[ds.task]
-        raise ValueError(f"{path}: {kind}; `fscompbio {args.command}` needs classes (its Gaussian SVM classifies); "
-                         f"`fscompbio select` ranks and chooses features for {kind} with "
-                         f"{', '.join(m for m in TASK_METHODS[ds.task][1] if m in METHODS)}")
-    if ds.task != "binary" and args.positive_label is not None:
+    if ds.task != "binary":
         kind = "several classes" if ds.task == "multiclass" else "a real-valued label"
-        raise UsageError(f"argument --positive-label: {path} has {kind}, not two classes")
-    if ds.task != "binary" and args.method not in TASK_METHODS[ds.task][1]:
-        kind = "several classes" if ds.task == "multiclass" else "a real-valued label"
-        raise UsageError(f"argument --method: {args.method} needs two classes; {path} has {kind}, for which the "
-                         f"methods are {', '.join(m for m in TASK_METHODS[ds.task][1] if m in METHODS)}")
+        methods = ", ".join(m for m in TASK_METHODS[ds.task][1] if m in METHODS)
+        if ds.task not in tasks:
+            count = f"{np.unique(ds.y).size} classes" if ds.task == "multiclass" else kind
+            raise ValueError(f"{path}: {count}; `fscompbio {args.command}` needs classes (its Gaussian SVM "
+                             f"classifies); `fscompbio select` ranks and chooses features for {count} with {methods}")
+        if args.positive_label is not None:
+            raise UsageError(f"argument --positive-label: {path} has {kind}, not two classes")
+        if args.method not in TASK_METHODS[ds.task][1]:
+            raise UsageError(f"argument --method: {args.method} needs two classes; {path} has {kind}, for which the "
+                             f"methods are {methods}")
     if ds.task != "regression":
         counts = dict(zip(*np.unique(ds.y, return_counts=True)))
         small = [c for c, n in counts.items() if n < min_class_size]
@@ -219,27 +219,22 @@ def _load(args, min_class_size, tasks):
             label = f"{int(small[0]):+d}" if ds.task == "binary" else f"{int(small[0])}"
             raise ValueError(f"{path}: class {label} has only {counts[small[0]]} samples; each class needs at least "
                              f"{min_class_size}")
-    constant = np.flatnonzero(np.ptp(ds.X, axis=0) == 0)
+    spread = np.ptp(ds.X, axis=0)
+    constant = np.flatnonzero(spread == 0)
     if constant.size == ds.n_features:
         raise ValueError(f"{path}: every feature is constant ({ds.n_features} of {ds.n_features}); nothing to select")
     if constant.size:
         names = [str(ds.feature_names[j]) for j in constant[:5]]
         log.warning("%s: %d constant feature(s) %s%s: they carry no information about the labels", path,
                     constant.size, names, " ..." if constant.size > 5 else "")
-    sd = np.std(ds.X, axis=0)
-    varying = np.flatnonzero(sd > 0)
-    lo, hi = varying[np.argmin(sd[varying])], varying[np.argmax(sd[varying])]
+    varying = np.flatnonzero(spread > 0)
+    sd = np.std(ds.X[:, varying], axis=0)
+    lo, hi = np.argmin(sd), np.argmax(sd)
     if not args.standardize and sd[hi] > SCALE_WARNING * sd[lo]:
         log.warning("%s: the features' standard deviations range from %.3g (%s) to %.3g (%s): the Gaussian kernel's "
                     "distances, and so KTA's width and the SVM, follow the largest; --standardize scales every "
-                    "feature", path, sd[lo], ds.feature_names[lo], sd[hi], ds.feature_names[hi])
+                    "feature", path, sd[lo], ds.feature_names[varying[lo]], sd[hi], ds.feature_names[varying[hi]])
     return ds
-
-
-def _standardized(X):
-    """Every column at zero mean and unit variance (a constant one centred only)."""
-    sd = X.std(axis=0)
-    return (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
 
 
 def _add_data_arguments(p):
@@ -344,6 +339,7 @@ def _args_select(p):
 
 
 def _run_select(args):
+    from ._scaling import standardize
     from .evaluation import make_selector
     from .kernels import gamma_to_sigma
     from .model_selection import KTASelect, OwnModelSelect
@@ -353,7 +349,7 @@ def _run_select(args):
     _check_output(args.output)
     ds = _load(args, min_class_size=2, tasks=("binary", "multiclass", "regression"))
     if args.standardize:
-        ds = dataclasses.replace(ds, X=_standardized(ds.X))
+        ds = dataclasses.replace(ds, X=standardize(ds.X))
     if args.n_features is not None and args.n_features > ds.n_features:
         raise ValueError(f"{args.data}: --n-features {args.n_features} is larger than the {ds.n_features} "
                          "features of the data")
@@ -482,8 +478,7 @@ def _fold_table(folds, names, summary):
 
 def _run_evaluate(args):
     from .evaluation import (CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, multiclass_fold,
-                             outer_splits)
-    from .seeding import derive_seed
+                             multiclass_seeds, outer_splits)
 
     params = _check_method(args)
     _check_own_model(args)
@@ -495,15 +490,15 @@ def _run_evaluate(args):
     name = args.name or ds.name
     if ds.task == "multiclass":  # the seeds of the workflow's multiclass stage (figure figM_1)
         chapter = "multiclass"
-        outer_seed = derive_seed(args.seed, "multiclass", name, "outer")
+        seeds = multiclass_seeds(args.seed, name, args.method, 0)
     else:
         chapter = args.chapter or next((c for c, ms in CHAPTER_METHODS.items() if args.method in ms), "chapter3")
-        outer_seed = fold_seeds(args.seed, chapter, name, args.method, 0).outer
+        seeds = fold_seeds(args.seed, chapter, name, args.method, 0)
     folds_run = sorted(set(args.fold)) if args.fold else list(range(args.folds))
     if folds_run[-1] >= args.folds:
         raise UsageError(f"argument --fold: fold {folds_run[-1]} out of range for --folds {args.folds} (0 to "
                          f"{args.folds - 1})")
-    splits = outer_splits(ds.y, args.folds, random_state=outer_seed)
+    splits = outer_splits(ds.y, args.folds, random_state=seeds.outer)
     if args.model_selection == "cv":
         smallest = min(int(np.min(np.unique(ds.y[splits[k][0]], return_counts=True)[1])) for k in folds_run)
         if smallest < args.inner_folds:
@@ -519,12 +514,11 @@ def _run_evaluate(args):
         for k in _progress(folds_run, desc=f"{args.method} folds", unit="fold"):
             if ds.task == "multiclass":
                 train, test = splits[k]
+                fold_seed = multiclass_seeds(args.seed, name, args.method, k)
                 out = multiclass_fold(ds.X, ds.y, train, test, args.method, model_selection=args.model_selection,
                                       params=params, widths=settings["widths"], kta=settings["kta"],
-                                      cv=settings["cv"], C=args.C,
-                                      random_state=derive_seed(args.seed, "multiclass", name, args.method, k),
-                                      inner_seed=derive_seed(args.seed, "multiclass", name, args.method, k, "inner"),
-                                      standardize=args.standardize)
+                                      cv=settings["cv"], C=args.C, random_state=fold_seed.selector,
+                                      inner_seed=fold_seed.inner, standardize=args.standardize)
                 out.update(fold=k, selected_features=[names[j] for j in out["selected"]])
             else:
                 res, tim = evaluate_folds(ds, args.method, [k], seed=args.seed, chapter=chapter, dataset=name,

@@ -62,7 +62,7 @@ from ._protocol import (
     summarise_fold_jobs,
 )
 from ._oracle import ORACLES, oracle_accuracy
-from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_table, ovr_l1_logistic_fold
+from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_seeds, multiclass_table, ovr_l1_logistic_fold
 from ._recovery import recovery_fraction, recovery_table, recovery_trial, recovery_trials
 from ._reshuffle import reshuffle_table, reshuffled_nested_cv
 
@@ -98,6 +98,7 @@ __all__ = [
     "recovery_table",
     "OneHotKTASelect",
     "multiclass_fold",
+    "multiclass_seeds",
     "multiclass_table",
     "ovr_l1_logistic_fold",
     "reshuffled_nested_cv",

@@ -23,9 +23,12 @@ from sklearn.preprocessing import StandardScaler
 
 from .._compat import StrOptions
 from ..model_selection import KTASelect, NestedCVSelect
+from ..seeding import derive_seed
+from ._folds import FoldSeeds
 from ._metrics import accuracy
 
-__all__ = ["BASELINE", "OneHotKTASelect", "multiclass_fold", "multiclass_table", "ovr_l1_logistic_fold"]
+__all__ = ["BASELINE", "OneHotKTASelect", "multiclass_fold", "multiclass_seeds", "multiclass_table",
+           "ovr_l1_logistic_fold"]
 
 
 class OneHotKTASelect(KTASelect):
@@ -110,6 +113,24 @@ def ovr_l1_logistic_fold(X, y, train, test, *, Cs=(0.01, 0.03, 0.1, 0.3, 1.0, 3.
 
 #: the baseline's method name in the workflow (the HSIC selectors use the METHODS registry)
 BASELINE = "ovr_l1_logistic"
+
+
+def multiclass_seeds(seed, dataset, method, fold):
+    """The seeds of outer fold ``fold`` of ``method`` on ``dataset`` in the multi-class stage (figure figM_1).
+
+    As :func:`fscompbio.evaluation.fold_seeds` for chapters 3 and 4, with the key ``"multiclass"``: the outer
+    folds depend on the data set only (every method is tested on the same folds); the selector (or the
+    baseline's inner folds) gets a seed per (data set, method, fold).
+
+    Returns
+    -------
+    FoldSeeds
+    """
+    return FoldSeeds(
+        outer=derive_seed(seed, "multiclass", dataset, "outer"),
+        selector=derive_seed(seed, "multiclass", dataset, method, str(int(fold))),
+        inner=derive_seed(seed, "multiclass", dataset, method, str(int(fold)), "inner"),
+    )
 
 
 def multiclass_fold(X, y, train, test, method, *, model_selection="kta", params=None, widths=None, kta=None,

@@ -10,6 +10,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
+from .._scaling import column_scales
 from ..model_selection import KTASelect, NestedCVSelect, OwnModelSelect, ranking_order
 from ._metrics import accuracy, consistency_log_likelihood, mean_variance, precision_recall, selection_matrix
 
@@ -137,8 +138,8 @@ def run_outer_fold(
     if feature_names is not None and len(feature_names) != X.shape[1]:
         raise ValueError(f"feature_names has {len(feature_names)} names for {X.shape[1]} features")
     if standardize:  # the training part's mean and sd, for both parts
-        mean, sd = X[train].mean(axis=0), X[train].std(axis=0)
-        X = (X - mean) / np.where(sd > 0, sd, 1.0)
+        mean, sd = column_scales(X[train])
+        X = (X - mean) / sd
     Xtr, ytr = X[train], y[train]
 
     t0 = time.perf_counter()
