@@ -2,6 +2,7 @@
 synthetic set of the synthetic_datasets rule, each with its own seed."""
 
 import logging
+import sys
 
 from fscompbio.joblog import start_job_log
 
@@ -9,7 +10,8 @@ start_job_log(snakemake.log[0], fmt="%(asctime)s %(levelname)s %(message)s")
 
 import numpy as np  # noqa: E402
 
-from fscompbio.datasets import load_csv_dataset, make_dataset, save_dataset, top_variance  # noqa: E402
+from fscompbio.datasets import (load_csv_dataset, make_dataset, save_dataset, scale_disparity,  # noqa: E402
+                                standardized, top_variance)
 from fscompbio.evaluation import task_error  # noqa: E402
 
 
@@ -31,6 +33,16 @@ def csv_dataset(name, csv, path):
         n_before = ds.n_features
         ds = top_variance(ds, csv["max_features"])
         logging.info("%s: kept the %d of %d features of highest variance (label-blind)", name, ds.n_features, n_before)
+    if csv.get("standardize"):
+        ds = standardized(ds)
+        logging.info("%s: every feature scaled to zero mean and unit variance over the samples (label-blind)", name)
+    else:
+        disparity = scale_disparity(ds)
+        if disparity:  # to the job's log and to the console, where the run's user reads it
+            message = (f"{path}: {disparity}; `standardize: true` under datasets.csv.{name} in the config scales "
+                       "every feature")
+            logging.warning(message)
+            print(f"fscompbio: warning: {message}", file=sys.__stderr__, flush=True)
     return ds
 
 

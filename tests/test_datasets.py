@@ -238,6 +238,29 @@ def test_top_variance_keeps_the_widest_features_in_order():
         top_variance(ds, 0)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_standardized_data_are_unit_scale_and_keep_everything_else(seed):
+    from fscompbio.datasets import scale_disparity, standardized
+
+    rng = np.random.default_rng(seed)
+    ds = make_dataset("xor", random_state=seed, n_samples=40, n_features=5)
+    scales = np.array([1e4, 1.0, 1e-3, 0.0, 3.0])  # feature 3 constant
+    ds = type(ds)(X=ds.X * scales + rng.normal(size=5), y=ds.y, relevant=ds.relevant, task=ds.task,
+                  feature_names=np.array(["mass_g", "b", "ratio", "const", "e"]), name="t")
+    message = scale_disparity(ds)
+    assert message.startswith("the features' standard deviations range from ")
+    assert "(ratio) to " in message and "(mass_g), over 1,000 times" in message  # the constant one is left out
+    assert scale_disparity(ds, threshold=1e8) is None
+    st = standardized(ds)
+    np.testing.assert_allclose(st.X.mean(axis=0), 0.0, atol=1e-12)
+    np.testing.assert_allclose(st.X.std(axis=0)[[0, 1, 2, 4]], 1.0, atol=1e-12)
+    assert np.ptp(st.X[:, 3]) == 0  # the constant feature stays constant
+    np.testing.assert_array_equal(st.y, ds.y)
+    assert st.feature_names.tolist() == ds.feature_names.tolist() and st.name == "t"
+    np.testing.assert_array_equal(st.relevant, ds.relevant)
+    assert scale_disparity(st) is None
+
+
 @pytest.mark.parametrize("name", ["xor", "linear_weston", "fake_class"])
 def test_a_draw_is_the_same_recipe_with_its_own_data(name):
     """``<set>_draw<k>`` names draw k of a set: the same shape, relevant features and task; which data it

@@ -143,6 +143,36 @@ def test_bad_input_reaches_the_console_with_file_row_and_column(tmp_path):
     assert f"{path}: missing value at row 4, column 'gene1' (sample 'p2')" in run.stdout + run.stderr
 
 
+def test_features_of_different_scales_are_named_on_the_console_and_standardised_on_request(tmp_path):
+    """A gene measured in other units (sd 10,000 times the others'): the data-set job names it on the console with
+    the config key that scales it; with ``standardize: true`` every feature of the data set has unit variance.
+    An entry without the key keeps its params, so data sets converted before the option existed are not rebuilt."""
+    path = _csv(tmp_path / "my_study.csv", n=30, d=6, labels=np.array(["sick", "well"] * 15))
+    df = pd.read_csv(path)
+    df["gene4"] *= 1e4
+    df.to_csv(path, index=False)
+    run = _snakemake(tmp_path, "results/datasets/my_study.npz", "--cores", "1", configs=[_config(tmp_path)])
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert (f"fscompbio: warning: {path}: the features' standard deviations range from " in run.stderr
+            and "(gene4), over 1,000 times" in run.stderr
+            and "`standardize: true` under datasets.csv.my_study in the config" in run.stderr), run.stderr[-3000:]
+    raw = np.load(tmp_path / "results" / "datasets" / "my_study.npz")["X"]
+    assert raw[:, 4].std() > 1e3
+
+    (tmp_path / "results" / "datasets" / "my_study.npz").unlink()
+    run = _snakemake(tmp_path, "results/datasets/my_study.npz", "--cores", "1",
+                     configs=[_config(tmp_path, standardize=True)])
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "fscompbio: warning" not in run.stderr
+    X = np.load(tmp_path / "results" / "datasets" / "my_study.npz")["X"]
+    np.testing.assert_allclose(X.std(axis=0), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(X * raw.std(axis=0) + raw.mean(axis=0), raw, rtol=1e-9, atol=1e-9)
+
+    schema = yaml.safe_load((REPO / "schemas" / "config.schema.yaml").read_text())
+    entry = schema["properties"]["datasets"]["properties"]["csv"]["additionalProperties"]["properties"]
+    assert entry["standardize"]["type"] == "boolean" and "default" not in entry["standardize"]
+
+
 @pytest.mark.slow
 def test_planted_genes_lead_the_features_table(tmp_path):
     """docs/own_data.md's own-data command on 80 x 300 with three planted genes: only its jobs; the planted genes

@@ -8,10 +8,16 @@ __all__ = ["column_scales", "minmax_scale", "standardize"]
 
 
 def column_scales(X):
-    """Column means and standard deviations (a zero sd is replaced by 1)."""
+    """Column means and standard deviations; a constant column's are its value and 1, so that it is exactly zero
+    after scaling (its computed mean and sd can be off by a rounding error, 1e-17 and 1e-16, which would make it a
+    column of -1 or +1)."""
     mean = X.mean(axis=0)
     sd = X.std(axis=0)
-    sd = np.where(sd > 0, sd, 1.0)  # constant column: leave it at zero after centring
+    if X.shape[0]:
+        constant = np.ptp(X, axis=0) == 0
+        mean = np.where(constant, X[0], mean)
+        sd = np.where(constant, 1.0, sd)
+    sd = np.where(sd > 0, sd, 1.0)
     return mean, sd
 
 

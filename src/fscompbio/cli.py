@@ -40,7 +40,6 @@ add one :class:`Subcommand` to :data:`SUBCOMMANDS`.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import logging
 import sys
 import time
@@ -182,15 +181,12 @@ def _package_version():
     return __version__
 
 
-#: the ratio of the largest to the smallest feature's standard deviation above which the command suggests
-#: --standardize (breast cancer's raw measurements: 2e5; the study's data: at most 690, tox_171's intensities)
-SCALE_WARNING = 1000
 
 
 def _load(args, min_class_size, tasks):
     """The data set of ``args.data`` (CSV or .npz), refused unless its task (two classes, several classes, a
     real-valued label: inferred from the labels) is one of ``tasks`` and each class has enough samples."""
-    from .datasets import load_csv_dataset, load_dataset
+    from .datasets import load_csv_dataset, load_dataset, scale_disparity
     from .evaluation import METHODS, TASK_METHODS
 
     path = Path(args.data)
@@ -227,17 +223,15 @@ def _load(args, min_class_size, tasks):
         names = [str(ds.feature_names[j]) for j in constant[:5]]
         log.warning("%s: %d constant feature(s) %s%s: they carry no information about the labels", path,
                     constant.size, names, " ..." if constant.size > 5 else "")
-    varying = np.flatnonzero(spread > 0)
-    sd = np.std(ds.X[:, varying], axis=0)
-    lo, hi = np.argmin(sd), np.argmax(sd)
-    if not args.standardize and sd[hi] > SCALE_WARNING * sd[lo]:
-        log.warning("%s: the features' standard deviations range from %.3g (%s) to %.3g (%s): the Gaussian kernel's "
-                    "distances, and so KTA's width and the SVM, follow the largest; --standardize scales every "
-                    "feature", path, sd[lo], ds.feature_names[varying[lo]], sd[hi], ds.feature_names[varying[hi]])
+    disparity = None if args.standardize else scale_disparity(ds)
+    if disparity:
+        log.warning("%s: %s; --standardize scales every feature", path, disparity)
     return ds
 
 
 def _add_data_arguments(p):
+    from .datasets import SCALE_WARNING
+
     p.add_argument("data", help="CSV (sample_id, label, one column per feature; .gz allowed) or an .npz of "
                                 "`fscompbio make-dataset`")
     p.add_argument("--label-column", default="label", help="the label column of the CSV (default: label)")
@@ -339,7 +333,7 @@ def _args_select(p):
 
 
 def _run_select(args):
-    from ._scaling import standardize
+    from .datasets import standardized
     from .evaluation import make_selector
     from .kernels import gamma_to_sigma
     from .model_selection import KTASelect, OwnModelSelect
@@ -349,7 +343,7 @@ def _run_select(args):
     _check_output(args.output)
     ds = _load(args, min_class_size=2, tasks=("binary", "multiclass", "regression"))
     if args.standardize:
-        ds = dataclasses.replace(ds, X=standardize(ds.X))
+        ds = standardized(ds)
     if args.n_features is not None and args.n_features > ds.n_features:
         raise ValueError(f"{args.data}: --n-features {args.n_features} is larger than the {ds.n_features} "
                          "features of the data")

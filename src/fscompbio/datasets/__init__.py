@@ -7,7 +7,9 @@
 """
 
 from ._io import TASKS, load_csv_dataset, load_dataset, save_dataset
-from ._registry import DATASETS, Dataset, DatasetSpec, draw_name, make_dataset, split_draw, top_variance
+from ._registry import (DATASETS, SCALE_WARNING, Dataset, DatasetSpec, draw_name, make_dataset, scale_disparity,
+                        split_draw, standardized, top_variance)
 
 __all__ = ["DATASETS", "Dataset", "DatasetSpec", "TASKS", "make_dataset", "load_dataset", "save_dataset",
-           "load_csv_dataset", "top_variance", "draw_name", "split_draw"]
+           "load_csv_dataset", "top_variance", "standardized", "scale_disparity", "SCALE_WARNING", "draw_name",
+           "split_draw"]
