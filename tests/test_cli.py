@@ -13,7 +13,8 @@ import pytest
 
 from fscompbio.cli import SUBCOMMANDS, main
 from fscompbio.datasets import load_csv_dataset, load_dataset, make_dataset
-from fscompbio.evaluation import fold_seeds, make_selector, multiclass_fold, outer_splits, run_outer_fold
+from fscompbio.evaluation import (fold_seeds, make_selector, multiclass_fold, outer_splits, regression_fold,
+                                  regression_seeds, regression_splits, run_outer_fold)
 from fscompbio.model_selection import KTASelect
 from fscompbio.seeding import derive_seed
 from fscompbio.sequences import cleavage_windows, encode_windows, encoding_feature_names, read_signal_peptides
@@ -265,15 +266,46 @@ def test_the_wrong_method_or_command_for_several_classes_or_a_real_valued_label(
     assert main(["select", str(real), "--method", "randsel", "--positive-label", "a"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"fscompbio select: error: argument --positive-label: {real} has a real-valued label, not two classes")
-    assert main(["evaluate", str(real), "--method", "randsel", "--folds", "2"]) == 1
+    assert main(["evaluate", str(real), "--method", "randsel", "--folds", "2", "--model-selection", "cv"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"fscompbio: error: {real}: a real-valued label; `fscompbio evaluate` needs classes (its Gaussian SVM "
-        "classifies); `fscompbio select` ranks and chooses features for a real-valued label with local_learning, "
-        "hsic_lasso, bahsic, randsel")
+        f"fscompbio evaluate: error: argument --model-selection: cv chooses by a Gaussian SVM's accuracy, for "
+        f"classes; {real} has a real-valued label (kta, or own for a method with a test of its own)")
+    assert main(["evaluate", str(real), "--method", "fohsic", "--folds", "2"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"fscompbio evaluate: error: argument --method: fohsic needs two classes; {real} has a real-valued label, "
+        "for which the methods are local_learning, hsic_lasso, bahsic, randsel")
     assert main(["evaluate", str(multi), "--method", "randsel", "--folds", "2", "--model-selection", "own"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"fscompbio evaluate: error: argument --model-selection: own is for two classes; {multi} has several (kta "
         "or cv)")
+
+
+@pytest.mark.parametrize("method, model_selection", [("randsel", "kta"), ("randsel", "own"), ("bahsic", "kta"),
+                                                    ("local_learning", "kta")])
+def test_evaluate_a_real_valued_label_tests_kernel_ridge_regression_on_each_fold(tmp_path, capsys, method,
+                                                                                 model_selection):
+    """A label of two features (one through a sine) at random columns: every fold keeps both, kernel ridge on them
+    explains most of the held-out variance, and each fold is regression_fold with the seeds of regression_seeds."""
+    csv, relevant = _planted_task_csv(tmp_path, 6, "regression", n=120, d=10)
+    out = tmp_path / "folds.json"
+    assert main(["evaluate", str(csv), "--method", method, "--model-selection", model_selection, "--folds", "3",
+                 "--seed", "5", "--output", str(out)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split()[3] == "r2" and len(table) == 5 and table[-1].startswith("mean R^2")
+    res = json.loads(out.read_text())
+    assert res["task"] == "regression" and res["chapter"] == "regression"
+    ds = load_csv_dataset(csv)
+    name = csv.name.split(".")[0]
+    splits = regression_splits(ds.n_samples, 3, random_state=derive_seed(5, "regression", name, "outer"))
+    names = [str(n) for n in ds.feature_names]
+    for k, (train, test) in enumerate(splits):
+        selector = make_selector(method, {}, random_state=regression_seeds(5, name, method, k).selector)
+        ref = regression_fold(ds.X, ds.y, train, test, selector, model_selection=model_selection, feature_names=names)
+        fold = res["folds"][k]
+        assert fold["selected"] == ref["selected"] and fold["r2"] == ref["r2"] and fold["alpha"] == ref["alpha"]
+        assert set(fold["selected_features"]) == relevant
+        assert fold["rmse"] < 0.15 * fold["mean_rmse"]  # the label's sd is about 1.8, its noise 0.1
+    assert res["summary"]["r2_mean"] > 0.97 and "accuracy_mean" not in res["summary"]
 
 
 @pytest.mark.parametrize("method", ["randsel", "bahsic"])

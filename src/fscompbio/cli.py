@@ -14,7 +14,8 @@ Subcommands (``fscompbio SUBCOMMAND --help`` shows each one's options and an exa
     the evaluation protocol of chapters 3 and 4 (outer stratified folds,
     selection and model selection on each training part, a Gaussian SVM on
     each test part) for one method on one data set, printing the fold table
-    (for several classes, the workflow's multi-class folds);
+    (for several classes, the workflow's multi-class folds; for a real-valued
+    label, Gaussian kernel ridge regression in place of the SVM);
 ``encode``
     cut signal peptides (FASTA + TSV of cleavage sites) into windows around
     each candidate site and encode them by the 54 amino-acid scales;
@@ -414,7 +415,8 @@ def _args_evaluate(p):
                    help="kta: subset and width by kernel target alignment (thesis algorithm 3); cv: nested "
                         "stratified cross-validation of the SVM; own: the features the method's own test keeps "
                         "(randsel: its selected set, thesis 4.2.4), the width by alignment (default: kta)")
-    p.add_argument("--folds", type=_int_at_least(2), default=10, help="outer stratified folds (thesis 10)")
+    p.add_argument("--folds", type=_int_at_least(2), default=10,
+                   help="outer folds, stratified by class (thesis 10; a real-valued label: shuffled k-fold)")
     p.add_argument("--fold", type=_int_at_least(0), action="append", default=None, metavar="K",
                    help="run only outer fold K (0-based; repeatable; default: every fold)")
     p.add_argument("--inner-folds", type=_int_at_least(2), default=10,
@@ -454,37 +456,53 @@ def _int_list(text):
 
 
 def _fold_table(folds, names, summary):
-    head = f"{'fold':>4} {'train':>6} {'test':>5} {'accuracy':>8} {'n_sel':>5} {'sigma':>9} {'seconds':>8}  selected"
+    metric = "r2" if "r2_mean" in summary else "accuracy"  # a real-valued label: R^2 of kernel ridge regression
+    head = f"{'fold':>4} {'train':>6} {'test':>5} {metric:>8} {'n_sel':>5} {'sigma':>9} {'seconds':>8}  selected"
     lines = [head]
     for f in folds:
         shown = [names[j] for j in f["selected"][:6]]
         more = f" (+{len(f['selected']) - 6})" if len(f["selected"]) > 6 else ""
-        lines.append(f"{f['fold']:>4} {f['n_train']:>6} {f['n_test']:>5} {f['accuracy']:>8.3f} {f['n_selected']:>5} "
+        lines.append(f"{f['fold']:>4} {f['n_train']:>6} {f['n_test']:>5} {f[metric]:>8.3f} {f['n_selected']:>5} "
                      f"{format(f['sigma'], '.3g') if f['sigma'] is not None else '-':>9} {f['seconds_total']:>8.2f}  "
                      f"{', '.join(shown)}{more}")
     known = (f"; precision {summary['precision_mean']:.2f}, recall {summary['recall_mean']:.2f} of the known "
              "relevant features" if summary.get("precision_mean") is not None else "")
-    lines.append(f"mean accuracy {summary['accuracy_mean']:.3f} (sd {summary['accuracy_sd']:.3f}) over "
-                 f"{summary['n_folds']} folds; {summary['n_selected_mean']:.1f} features selected on average"
-                 f"{known}; selection log-likelihood {summary['log_likelihood']:.3g} (lower = more consistent)")
+    if metric == "r2":
+        score = (f"mean R^2 {summary['r2_mean']:.3f} (sd {summary['r2_sd']:.3f}) and RMSE {summary['rmse_mean']:.3g} "
+                 f"(predicting the training mean: {summary['mean_rmse_mean']:.3g})")
+    else:
+        score = f"mean accuracy {summary['accuracy_mean']:.3f} (sd {summary['accuracy_sd']:.3f})"
+    lines.append(f"{score} over {summary['n_folds']} folds; {summary['n_selected_mean']:.1f} features selected on "
+                 f"average{known}; selection log-likelihood {summary['log_likelihood']:.3g} (lower = more "
+                 "consistent)")
     return "\n".join(lines)
 
 
 def _run_evaluate(args):
-    from .evaluation import (CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, multiclass_fold,
-                             multiclass_seeds, outer_splits)
+    from .evaluation import (CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, make_selector,
+                             multiclass_fold, multiclass_seeds, outer_splits, regression_fold, regression_seeds,
+                             regression_splits)
+    from .model_selection import KTASelect, OwnModelSelect
 
     params = _check_method(args)
     _check_own_model(args)
     _check_output(args.output)
-    ds = _load(args, min_class_size=args.folds, tasks=("binary", "multiclass"))
+    ds = _load(args, min_class_size=args.folds, tasks=("binary", "multiclass", "regression"))
     if ds.task == "multiclass" and args.model_selection == "own":
         raise UsageError(f"argument --model-selection: own is for two classes; {args.data} has several (kta or cv)")
+    if ds.task == "regression" and args.model_selection == "cv":
+        raise UsageError(f"argument --model-selection: cv chooses by a Gaussian SVM's accuracy, for classes; "
+                         f"{args.data} has a real-valued label (kta, or own for a method with a test of its own)")
+    if ds.task == "regression" and args.folds > ds.n_samples:
+        raise ValueError(f"{args.data}: --folds {args.folds} is more than its {ds.n_samples} samples")
     names = [str(n) for n in ds.feature_names]
     name = args.name or ds.name
     if ds.task == "multiclass":  # the seeds of the workflow's multiclass stage (figure figM_1)
         chapter = "multiclass"
         seeds = multiclass_seeds(args.seed, name, args.method, 0)
+    elif ds.task == "regression":  # no workflow stage: seeds of their own
+        chapter = "regression"
+        seeds = regression_seeds(args.seed, name, args.method, 0)
     else:
         chapter = args.chapter or next((c for c, ms in CHAPTER_METHODS.items() if args.method in ms), "chapter3")
         seeds = fold_seeds(args.seed, chapter, name, args.method, 0)
@@ -492,7 +510,10 @@ def _run_evaluate(args):
     if folds_run[-1] >= args.folds:
         raise UsageError(f"argument --fold: fold {folds_run[-1]} out of range for --folds {args.folds} (0 to "
                          f"{args.folds - 1})")
-    splits = outer_splits(ds.y, args.folds, random_state=seeds.outer)
+    if ds.task == "regression":
+        splits = regression_splits(ds.n_samples, args.folds, random_state=seeds.outer)
+    else:
+        splits = outer_splits(ds.y, args.folds, random_state=seeds.outer)
     if args.model_selection == "cv":
         smallest = min(int(np.min(np.unique(ds.y[splits[k][0]], return_counts=True)[1])) for k in folds_run)
         if smallest < args.inner_folds:
@@ -506,7 +527,16 @@ def _run_evaluate(args):
     folds = []
     with _about(args.data):
         for k in _progress(folds_run, desc=f"{args.method} folds", unit="fold"):
-            if ds.task == "multiclass":
+            if ds.task == "regression":
+                train, test = splits[k]
+                fold_seed = regression_seeds(args.seed, name, args.method, k)
+                out = regression_fold(ds.X, ds.y, train, test,
+                                      make_selector(args.method, params, random_state=fold_seed.selector),
+                                      model_selection=args.model_selection, feature_names=names,
+                                      kta=KTASelect(**settings["widths"], max_sizes=args.kta_max_sizes),
+                                      own=OwnModelSelect(**settings["widths"]), standardize=args.standardize)
+                out.update(fold=k, selected_features=out["selected_names"])
+            elif ds.task == "multiclass":
                 train, test = splits[k]
                 fold_seed = multiclass_seeds(args.seed, name, args.method, k)
                 out = multiclass_fold(ds.X, ds.y, train, test, args.method, model_selection=args.model_selection,
@@ -520,13 +550,15 @@ def _run_evaluate(args):
                 out = {**res[0]["results"][args.model_selection], **tim[0]["timings"][args.model_selection]}
                 out.update(fold=k, selected_features=out["selected_names"])
             folds.append(out)
-            log.info("fold %d: accuracy %.3f with %d features", k, out["accuracy"], out["n_selected"])
+            metric = "r2" if ds.task == "regression" else "accuracy"
+            log.info("fold %d: %s %.3f with %d features", k, metric, out[metric], out["n_selected"])
         summary = aggregate_folds(folds, ds.n_features)
     empty = [f["fold"] for f in folds if f["n_selected"] == 0]
     if empty:  # only the selector's own test can keep nothing
         log.warning("%s: %s's test kept no feature in %d of %d folds (%s), which predict the training part's "
-                    "majority class; to keep more, --param alpha=A (larger) or --param n_features_to_select=K",
-                    args.data, args.method, len(empty), len(folds), ", ".join(map(str, empty)))
+                    "%s; to keep more, --param alpha=A (larger) or --param n_features_to_select=K", args.data,
+                    args.method, len(empty), len(folds), ", ".join(map(str, empty)),
+                    "mean" if ds.task == "regression" else "majority class")
     print(_fold_table(folds, names, summary))
     if args.output is not None:
         _write_json_output({"data": str(args.data), "method": args.method, "params": params,

@@ -125,30 +125,9 @@ def run_outer_fold(
         wall-clock fields (:data:`TIMING_KEYS`) vary from run to run; write
         them apart with :func:`split_timing`.
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y)
-    train = np.asarray(train, dtype=int)
-    test = np.asarray(test, dtype=int)
-    settings = [model_selection] if isinstance(model_selection, str) else list(model_selection)
-    if not settings:
-        raise ValueError("model_selection must name at least one setting")
-    for ms in settings:
-        if ms not in MODEL_SELECTIONS:
-            raise ValueError(f"model_selection must be one of {list(MODEL_SELECTIONS)}; got {ms!r}")
-    if feature_names is not None and len(feature_names) != X.shape[1]:
-        raise ValueError(f"feature_names has {len(feature_names)} names for {X.shape[1]} features")
-    if standardize:  # the training part's mean and sd, for both parts
-        mean, sd = column_scales(X[train])
-        X = (X - mean) / sd
+    X, y, train, test, settings = _fold_inputs(X, y, train, test, model_selection, feature_names, standardize)
     Xtr, ytr = X[train], y[train]
-
-    t0 = time.perf_counter()
-    fitted = clone(selector).fit(Xtr, ytr)
-    t_sel = time.perf_counter() - t0
-    position = None
-    if feature_names is not None:  # each feature's place in the ranking, 1 = first
-        position = np.empty(X.shape[1], dtype=int)
-        position[ranking_order(fitted.ranking_)] = np.arange(1, X.shape[1] + 1)
+    fitted, t_sel, position = _fit_selector(selector, Xtr, ytr, feature_names)
 
     labels, counts = np.unique(ytr, return_counts=True)
     majority = labels[np.argmax(counts)]
@@ -157,15 +136,7 @@ def run_outer_fold(
 
     out = {}
     for ms in settings:
-        if ms == "kta":
-            res = (kta if kta is not None else KTASelect()).select(Xtr, ytr, fitted.ranking_)
-        elif ms == "kta_abs":
-            res = (kta_abs if kta_abs is not None else KTASelect(gammas=ABSOLUTE_GAMMAS)).select(
-                Xtr, ytr, fitted.ranking_)
-        elif ms == "own":
-            res = (own if own is not None else OwnModelSelect()).select(Xtr, ytr, fitted)
-        else:
-            res = (cv if cv is not None else NestedCVSelect()).select(Xtr, ytr, selector, fitted=fitted)
+        res = _choose_model(ms, Xtr, ytr, selector, fitted, kta=kta, kta_abs=kta_abs, own=own, cv=cv)
         t_ms = res.seconds
 
         t0 = time.perf_counter()
@@ -178,32 +149,89 @@ def run_outer_fold(
         acc = accuracy(y[test], pred)
         t_fit = time.perf_counter() - t0
 
-        precision = recall = None
-        if relevant is not None:
-            precision, recall = precision_recall(feats, relevant)
-        out[ms] = {
-            "model_selection": ms,
-            "accuracy": acc,
-            "majority_accuracy": majority_accuracy,
-            "selected": feats.tolist(),
-            "n_selected": int(feats.size),
-            "precision": precision,
-            "recall": recall,
-            "gamma": res.gamma if feats.size else None,
-            "sigma": res.sigma if feats.size else None,
-            "score": res.score if feats.size else None,
-            "seconds_selection": t_sel,
-            "seconds_model_selection": t_ms,
-            "seconds_fit": t_fit,
-            "seconds_total": t_sel + t_ms + t_fit,
-            "n_train": int(train.size),
-            "n_test": int(test.size),
-            "n_features": int(X.shape[1]),
-        }
-        if position is not None:
-            out[ms]["selected_names"] = [str(feature_names[j]) for j in feats]
-            out[ms]["selected_ranks"] = position[feats].tolist()
+        out[ms] = _fold_result(ms, {"accuracy": acc, "majority_accuracy": majority_accuracy}, res, feats,
+                               relevant=relevant, seconds=(t_sel, t_ms, t_fit), n_train=train.size,
+                               n_test=test.size, n_features=X.shape[1], position=position,
+                               feature_names=feature_names)
     return out[model_selection] if isinstance(model_selection, str) else out
+
+
+def _fold_inputs(X, y, train, test, model_selection, feature_names, standardize, allowed=MODEL_SELECTIONS):
+    """The arrays of one outer fold, its model selections as a list, the features scaled by the training part's
+    mean and sd when ``standardize``."""
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    train = np.asarray(train, dtype=int)
+    test = np.asarray(test, dtype=int)
+    settings = [model_selection] if isinstance(model_selection, str) else list(model_selection)
+    if not settings:
+        raise ValueError("model_selection must name at least one setting")
+    for ms in settings:
+        if ms not in allowed:
+            raise ValueError(f"model_selection must be one of {list(allowed)}; got {ms!r}")
+    if feature_names is not None and len(feature_names) != X.shape[1]:
+        raise ValueError(f"feature_names has {len(feature_names)} names for {X.shape[1]} features")
+    if standardize:  # the training part's mean and sd, for both parts
+        mean, sd = column_scales(X[train])
+        X = (X - mean) / sd
+    return X, y, train, test, settings
+
+
+def _fit_selector(selector, Xtr, ytr, feature_names):
+    """The selector fitted (a clone) on the training part, its seconds, and each feature's place in its ranking
+    (1 = first; None without ``feature_names``)."""
+    t0 = time.perf_counter()
+    fitted = clone(selector).fit(Xtr, ytr)
+    t_sel = time.perf_counter() - t0
+    position = None
+    if feature_names is not None:
+        position = np.empty(Xtr.shape[1], dtype=int)
+        position[ranking_order(fitted.ranking_)] = np.arange(1, Xtr.shape[1] + 1)
+    return fitted, t_sel, position
+
+
+def _choose_model(ms, Xtr, ytr, selector, fitted, *, kta=None, kta_abs=None, own=None, cv=None):
+    """The :class:`ModelSelectionResult` of model selection ``ms`` on the training part."""
+    if ms == "kta":
+        return (kta if kta is not None else KTASelect()).select(Xtr, ytr, fitted.ranking_)
+    if ms == "kta_abs":
+        return (kta_abs if kta_abs is not None else KTASelect(gammas=ABSOLUTE_GAMMAS)).select(
+            Xtr, ytr, fitted.ranking_)
+    if ms == "own":
+        return (own if own is not None else OwnModelSelect()).select(Xtr, ytr, fitted)
+    return (cv if cv is not None else NestedCVSelect()).select(Xtr, ytr, selector, fitted=fitted)
+
+
+def _fold_result(ms, metrics, res, feats, *, relevant, seconds, n_train, n_test, n_features, position,
+                 feature_names):
+    """One model selection's result on one outer fold: its ``metrics`` (a dict), then the selection, the chosen
+    width, the timings (selector, model selection, final fit) and the sizes."""
+    precision = recall = None
+    if relevant is not None:
+        precision, recall = precision_recall(feats, relevant)
+    t_sel, t_ms, t_fit = seconds
+    result = {
+        "model_selection": ms,
+        **metrics,
+        "selected": feats.tolist(),
+        "n_selected": int(feats.size),
+        "precision": precision,
+        "recall": recall,
+        "gamma": res.gamma if feats.size else None,
+        "sigma": res.sigma if feats.size else None,
+        "score": res.score if feats.size else None,
+        "seconds_selection": t_sel,
+        "seconds_model_selection": t_ms,
+        "seconds_fit": t_fit,
+        "seconds_total": t_sel + t_ms + t_fit,
+        "n_train": int(n_train),
+        "n_test": int(n_test),
+        "n_features": int(n_features),
+    }
+    if position is not None:
+        result["selected_names"] = [str(feature_names[j]) for j in feats]
+        result["selected_ranks"] = position[feats].tolist()
+    return result
 
 
 def split_timing(result):
@@ -232,7 +260,8 @@ def _stats(values):
 
 
 def aggregate_folds(folds, n_features):
-    """Aggregate the per-fold dicts of :func:`run_outer_fold` over the outer folds.
+    """Aggregate the per-fold dicts of :func:`run_outer_fold` (or of
+    :func:`fscompbio.evaluation.regression_fold`) over the outer folds.
 
     Parameters
     ----------
@@ -246,7 +275,10 @@ def aggregate_folds(folds, n_features):
         ``<q>_max`` for accuracy, n_selected, precision and recall (None
         without ground truth); ``majority_accuracy_mean`` (the chance level:
         always predicting the training majority class; None when the folds
-        do not record it); ``mean_variance`` and ``log_likelihood``
+        do not record it); for the folds of a real-valued target
+        (:func:`fscompbio.evaluation.regression_fold`) r2 and rmse in place of
+        accuracy, and ``mean_rmse_mean`` (predicting the training mean) in
+        place of ``majority_accuracy_mean``; ``mean_variance`` and ``log_likelihood``
         (eq. 2.8) of the selection indicators over the folds;
         ``union_is_all`` (True when the folds together select every feature:
         eq. 2.8 is then exactly 0, which is no sign of consistency);
@@ -256,9 +288,13 @@ def aggregate_folds(folds, n_features):
     if len(folds) == 0:
         raise ValueError("aggregate_folds needs at least one fold")
     out = {"n_folds": len(folds)}
-    for q in ("accuracy", "n_selected", "precision", "recall"):
+    regression = all("r2" in f for f in folds)  # folds of a real-valued target
+    for q in ("r2", "rmse") if regression else ("accuracy",):
         out[f"{q}_mean"], out[f"{q}_sd"], out[f"{q}_min"], out[f"{q}_max"] = _stats([f.get(q) for f in folds])
-    out["majority_accuracy_mean"] = _stats([f.get("majority_accuracy") for f in folds])[0]
+    for q in ("n_selected", "precision", "recall"):
+        out[f"{q}_mean"], out[f"{q}_sd"], out[f"{q}_min"], out[f"{q}_max"] = _stats([f.get(q) for f in folds])
+    chance = "mean_rmse" if regression else "majority_accuracy"
+    out[f"{chance}_mean"] = _stats([f.get(chance) for f in folds])[0]
     W = selection_matrix([f["selected"] for f in folds], n_features)
     out["mean_variance"] = mean_variance(W)
     out["log_likelihood"] = consistency_log_likelihood(W)

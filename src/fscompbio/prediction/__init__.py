@@ -1,6 +1,6 @@
 """Predictors: LPBoost (linear program, cvxpy; its column-generation solver serves stability selection),
-LPBoost multiple kernel learning, Nadaraya-Watson regression, a Gaussian SVM for large imbalanced window sets,
-a position weight matrix and its combination with another scorer.
+LPBoost multiple kernel learning, Nadaraya-Watson regression, Gaussian kernel ridge regression, a Gaussian SVM
+for large imbalanced window sets, a position weight matrix and its combination with another scorer.
 
 Predictors that select features first are in :mod:`fscompbio.pipelines`; the saved cleavage-site model in
 :mod:`fscompbio.cleavage`."""
@@ -15,6 +15,7 @@ _EXPORTS = {
     "feasible_cap": "._lpboost",
     "LPBoostMKL": "._mkl",
     "NadarayaWatsonRegressor": "._nadaraya_watson",
+    "GaussianKernelRidge": "._kernel_ridge",
     "GaussianSVC": "._svm",
     "PositionWeightMatrix": "._pwm",
     "CombinedSiteScorer": "._combination",

@@ -1,0 +1,108 @@
+"""Outer folds for a real-valued target: the protocol of section 2.5.1 with a regressor in place of the SVM.
+
+The thesis tests its selections on two classes; for a real-valued target (a drug response, an expression level)
+this module keeps every step of that protocol, the selector fitted on the training part, the model chosen on it
+by kernel target alignment (thesis algorithm 3, with a Gaussian kernel on the target as the label kernel) or by
+the selector's own set, and replaces the Gaussian SVM by Gaussian kernel ridge regression at the chosen width
+(:class:`fscompbio.prediction.GaussianKernelRidge`, its ridge chosen by leave-one-out error on the training
+part; unlike a support vector regression's epsilon, nothing in it depends on the target's units). The outer
+folds are plain shuffled k-fold (there are no classes to stratify). This protocol is ours: the thesis and the
+papers it draws on state none for regression.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.metrics import r2_score
+from sklearn.model_selection import KFold
+
+from ..prediction import GaussianKernelRidge
+from ..seeding import derive_seed
+from ._folds import FoldSeeds
+from ._protocol import _choose_model, _fit_selector, _fold_inputs, _fold_result
+
+__all__ = ["REGRESSION_MODEL_SELECTIONS", "regression_fold", "regression_seeds", "regression_splits"]
+
+#: the model selections of a real-valued target (nested cross-validation chooses with an SVM's accuracy)
+REGRESSION_MODEL_SELECTIONS = ("kta", "kta_abs", "own")
+
+
+def regression_splits(n_samples, n_folds=10, random_state=None):
+    """Shuffled k-fold outer folds of ``n_samples``: a list of ``(train, test)`` index arrays."""
+    cv = KFold(n_splits=int(n_folds), shuffle=True, random_state=random_state)
+    return [(tr, te) for tr, te in cv.split(np.zeros((int(n_samples), 1)))]
+
+
+def regression_seeds(seed, dataset, method, fold):
+    """The seeds of outer fold ``fold`` of ``method`` on ``dataset`` with a real-valued target: the outer folds
+    depend on the data set only, the selector's seed on (data set, method, fold); as
+    :func:`fscompbio.evaluation.fold_seeds` for two classes."""
+    return FoldSeeds(
+        outer=derive_seed(seed, "regression", dataset, "outer"),
+        selector=derive_seed(seed, "regression", dataset, method, str(int(fold))),
+        inner=derive_seed(seed, "regression", dataset, method, str(int(fold)), "inner"),
+    )
+
+
+def regression_fold(X, y, train, test, selector, *, model_selection="kta", relevant=None, kta=None, own=None,
+                    kta_abs=None, alphas=None, feature_names=None, standardize=False):
+    """One outer fold for a real-valued target: fit the selector, choose the model, test kernel ridge regression.
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n)
+    y : ndarray of shape (m,), float
+    train, test : ndarray of int
+    selector : estimator with ``fit(X, y)`` for a real ``y`` and ``ranking_`` (1 = best)
+        Cloned, then fitted on the training part only.
+    model_selection : {"kta", "kta_abs", "own"} or sequence of them, default="kta"
+        As in :func:`fscompbio.evaluation.run_outer_fold`; the alignment is with a Gaussian kernel on the target
+        (median width, :func:`fscompbio.kernels.label_kernel`).
+    relevant : array-like of int or None
+        Known relevant features: gives precision and recall.
+    kta, own, kta_abs : KTASelect, OwnModelSelect, KTASelect or None
+        The model selectors (defaults as in :func:`fscompbio.evaluation.run_outer_fold`).
+    alphas : array-like of float or None
+        The ridges of :class:`fscompbio.prediction.GaussianKernelRidge` (None: its default).
+    feature_names : sequence of str or None
+        Names of the features: the result then gives ``selected_names`` and ``selected_ranks``.
+    standardize : bool, default=False
+        Scale the features by the training part's mean and sd, as in
+        :func:`fscompbio.evaluation.run_outer_fold`.
+
+    Returns
+    -------
+    dict, or dict of model selection -> dict for a sequence
+        ``r2`` (coefficient of determination on the test part), ``rmse``, ``mean_rmse`` (of predicting the
+        training part's mean: the fold's chance level), ``alpha`` (the ridge), ``selected``, ``n_selected``,
+        ``precision``, ``recall``, ``gamma``, ``sigma``, ``score`` (the alignment), the timings of
+        :data:`fscompbio.evaluation.TIMING_KEYS`, ``n_train``, ``n_test``, ``n_features``, ``model_selection``.
+    """
+    X, y, train, test, settings = _fold_inputs(X, y, train, test, model_selection, feature_names, standardize,
+                                               allowed=REGRESSION_MODEL_SELECTIONS)
+    y = y.astype(float)
+    Xtr, ytr = X[train], y[train]
+    fitted, t_sel, position = _fit_selector(selector, Xtr, ytr, feature_names)
+    mean_pred = np.full(test.size, ytr.mean())
+
+    out = {}
+    for ms in settings:
+        res = _choose_model(ms, Xtr, ytr, selector, fitted, kta=kta, kta_abs=kta_abs, own=own)
+        t0 = time.perf_counter()
+        feats = np.sort(res.features)
+        alpha = None
+        if feats.size:
+            model = GaussianKernelRidge(gamma=res.gamma, **({} if alphas is None else {"alphas": alphas}))
+            model.fit(Xtr[:, feats], ytr)
+            pred, alpha = model.predict(X[test][:, feats]), model.alpha_
+        else:  # the empty model (an own set that kept nothing): the training part's mean
+            pred = mean_pred
+        t_fit = time.perf_counter() - t0
+        metrics = {"r2": float(r2_score(y[test], pred)), "rmse": float(np.sqrt(np.mean((y[test] - pred) ** 2))),
+                   "mean_rmse": float(np.sqrt(np.mean((y[test] - mean_pred) ** 2))), "alpha": alpha}
+        out[ms] = _fold_result(ms, metrics, res, feats, relevant=relevant, seconds=(t_sel, res.seconds, t_fit),
+                               n_train=train.size, n_test=test.size, n_features=X.shape[1], position=position,
+                               feature_names=feature_names)
+    return out[model_selection] if isinstance(model_selection, str) else out

@@ -1,0 +1,77 @@
+"""Outer folds of a real-valued target: the selector and the model chosen on the training part only, Gaussian
+kernel ridge regression tested on the held-out part."""
+
+import numpy as np
+import pytest
+from sklearn.metrics import r2_score
+
+from fscompbio.evaluation import (aggregate_folds, make_selector, regression_fold, regression_seeds,
+                                  regression_splits)
+from fscompbio.model_selection import KTASelect
+from fscompbio.prediction import GaussianKernelRidge
+from fscompbio.selection import RandSel
+
+
+def _interaction(seed, n=150, d=20):
+    """y = x_a x_b + noise, the pair at random columns: invisible to any marginal correlation."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = X[:, 0] * X[:, 1] + 0.1 * rng.normal(size=n)
+    perm = rng.permutation(d)
+    return X[:, perm], y, sorted(np.flatnonzero(perm < 2).tolist())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("method", ["randsel", "bahsic", "hsic_lasso", "local_learning"])
+def test_every_fold_keeps_an_interacting_pair_and_predicts_the_product(method, seed):
+    X, y, pair = _interaction(seed)
+    folds = [regression_fold(X, y, tr, te, make_selector(method, {}, random_state=seed), relevant=pair)
+             for tr, te in regression_splits(y.size, 3, random_state=seed)]
+    assert all(f["selected"] == pair and f["precision"] == 1.0 and f["recall"] == 1.0 for f in folds)
+    summary = aggregate_folds(folds, X.shape[1])
+    assert summary["r2_mean"] > 0.7 and summary["r2_min"] > 0.5, summary
+    assert summary["rmse_mean"] < 0.6 * summary["mean_rmse_mean"]
+    assert "accuracy_mean" not in summary and "majority_accuracy_mean" not in summary
+
+
+def test_a_fold_is_kta_then_kernel_ridge_on_the_training_part():
+    X, y, _ = _interaction(3)
+    train, test = regression_splits(y.size, 4, random_state=0)[1]
+    selector = make_selector("bahsic", {}, random_state=0)
+    out = regression_fold(X, y, train, test, selector, feature_names=[f"g{j}" for j in range(X.shape[1])])
+    fitted = make_selector("bahsic", {}, random_state=0).fit(X[train], y[train])
+    res = KTASelect().select(X[train], y[train], fitted.ranking_)
+    feats = np.sort(res.features)
+    model = GaussianKernelRidge(gamma=res.gamma).fit(X[train][:, feats], y[train])
+    pred = model.predict(X[test][:, feats])
+    assert out["selected"] == feats.tolist() and out["gamma"] == res.gamma and out["alpha"] == model.alpha_
+    assert out["r2"] == r2_score(y[test], pred)
+    assert out["rmse"] == pytest.approx(np.sqrt(np.mean((y[test] - pred) ** 2)), rel=1e-12)
+    assert out["mean_rmse"] == pytest.approx(np.sqrt(np.mean((y[test] - y[train].mean()) ** 2)), rel=1e-12)
+    assert out["selected_names"] == [f"g{j}" for j in feats]
+
+
+def test_an_empty_own_set_predicts_the_training_mean():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 8)), rng.normal(size=60)  # no signal, and a test at level 1e-12: nothing kept
+    train, test = regression_splits(60, 3, random_state=0)[0]
+    with pytest.warns(UserWarning):
+        out = regression_fold(X, y, train, test, RandSel(n_subsets=200, alpha=1e-12, random_state=0),
+                              model_selection="own")
+    assert out["n_selected"] == 0 and out["alpha"] is None and out["gamma"] is None
+    assert out["r2"] == r2_score(y[test], np.full(test.size, y[train].mean()))
+    assert out["rmse"] == out["mean_rmse"]
+
+
+def test_model_selections_that_need_classes_are_refused():
+    X, y, _ = _interaction(0, n=30, d=4)
+    train, test = regression_splits(30, 3, random_state=0)[0]
+    with pytest.raises(ValueError, match=r"model_selection must be one of \['kta', 'kta_abs', 'own'\]; got 'cv'"):
+        regression_fold(X, y, train, test, make_selector("bahsic", {}), model_selection="cv")
+
+
+def test_seeds_depend_on_the_data_set_for_the_folds_and_on_the_method_and_fold_for_the_selector():
+    a, b = regression_seeds(0, "drug", "randsel", 0), regression_seeds(0, "drug", "bahsic", 1)
+    assert a.outer == b.outer and a.selector != b.selector and a.inner != a.selector
+    assert regression_seeds(0, "other", "randsel", 0).outer != a.outer
+    assert regression_seeds(0, "drug", "randsel", 0) == a
