@@ -256,6 +256,20 @@ def test_select_finds_the_planted_features_of_several_classes_or_a_real_valued_l
     assert res["task"] == task and set(res["top_features"]) == relevant and set(res["selected"]) == relevant
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_real_valued_label_of_whole_numbers_is_not_taken_for_classes(tmp_path, seed):
+    """A score written as 151.0, 75.0, ...: real-valued for the CSV's reader, and so for the selector and KTA,
+    whose inference would otherwise see a hundred-odd classes and choose the narrowest width on every feature."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((150, 10))
+    y = np.round(150 + 40 * X[:, 0] + 60 * np.sin(X[:, 1])).astype(float)
+    csv = _write_csv(tmp_path / "score.csv", X, y, [f"m{j}" for j in range(10)])
+    out = tmp_path / "sel.json"
+    assert main(["select", str(csv), "--method", "bahsic", "--output", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["task"] == "regression" and sorted(res["selected"]) == ["m0", "m1"]
+
+
 def test_the_wrong_method_or_command_for_several_classes_or_a_real_valued_label(tmp_path, capsys):
     multi, _ = _planted_task_csv(tmp_path, 0, "multiclass", n=40)
     real, _ = _planted_task_csv(tmp_path, 0, "regression", n=40)

@@ -75,3 +75,32 @@ def test_seeds_depend_on_the_data_set_for_the_folds_and_on_the_method_and_fold_f
     assert a.outer == b.outer and a.selector != b.selector and a.inner != a.selector
     assert regression_seeds(0, "other", "randsel", 0).outer != a.outer
     assert regression_seeds(0, "drug", "randsel", 0) == a
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("method", ["randsel", "bahsic", "hsic_lasso"])
+def test_a_target_of_whole_numbers_is_real_valued(method, seed):
+    """A score rounded to whole numbers (float 151.0, 75.0, ...): scikit-learn's rule would take its hundred-odd
+    values for classes, whose one-hot label kernel is nearly the identity and picks the narrowest width."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(150, 12))
+    y = np.round(150 + 40 * X[:, 0] + 60 * np.sin(X[:, 1]))
+    perm = rng.permutation(12)
+    relevant = sorted(np.flatnonzero(perm < 2).tolist())
+    folds = [regression_fold(X[:, perm], y, tr, te, make_selector(method, {}, random_state=seed))
+             for tr, te in regression_splits(y.size, 3, random_state=seed)]
+    assert all(f["selected"] == relevant for f in folds)
+    assert aggregate_folds(folds, 12)["r2_mean"] > 0.95
+
+
+def test_for_real_target_sets_only_what_would_be_inferred():
+    from fscompbio.evaluation import for_real_target
+    from fscompbio.model_selection import OwnModelSelect
+    from fscompbio.selection import BaHSIC, HSICLasso
+
+    assert for_real_target(BaHSIC()).label_kernel == "gaussian"
+    assert for_real_target(BaHSIC(label_kernel="linear")).label_kernel == "linear"  # the user's choice stays
+    assert for_real_target(RandSel()).label_kernel == "gaussian"
+    assert for_real_target(HSICLasso()).task == "regression"
+    assert for_real_target(KTASelect()).label_kind == "gaussian"
+    assert for_real_target(OwnModelSelect(n_widths=3)).get_params()["label_kind"] == "gaussian"

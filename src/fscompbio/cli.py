@@ -335,7 +335,7 @@ def _args_select(p):
 
 def _run_select(args):
     from .datasets import standardized
-    from .evaluation import make_selector
+    from .evaluation import for_real_target, make_selector
     from .kernels import gamma_to_sigma
     from .model_selection import KTASelect, OwnModelSelect
 
@@ -349,6 +349,9 @@ def _run_select(args):
         raise ValueError(f"{args.data}: --n-features {args.n_features} is larger than the {ds.n_features} "
                          "features of the data")
     selector = make_selector(args.method, params, random_state=args.seed)
+    kta, own = KTASelect(), OwnModelSelect()
+    if ds.task == "regression":  # real-valued even where its values are whole numbers
+        selector, kta, own = for_real_target(selector), for_real_target(kta), for_real_target(own)
     with _about(args.data):
         t0 = time.perf_counter()
         selector.fit(ds.X, ds.y)
@@ -378,14 +381,14 @@ def _run_select(args):
         t0 = time.perf_counter()
         if args.n_features is not None:  # the top k; the width of maximal alignment on them
             top = order[: args.n_features]
-            sizes, gammas, scores = KTASelect().alignment_table(ds.X[:, top], ds.y, np.arange(1, top.size + 1))
+            sizes, gammas, scores = kta.alignment_table(ds.X[:, top], ds.y, np.arange(1, top.size + 1))
             j = int(np.argmax(scores[-1]))
             chosen = {"features": top, "gamma": float(gammas[-1, j]), "alignment": float(scores[-1, j])}
         elif args.model_selection in ("kta", "own"):
             if args.model_selection == "kta":
-                res = KTASelect().select(ds.X, ds.y, ranking=ranking)
+                res = kta.select(ds.X, ds.y, ranking=ranking)
             else:
-                res = OwnModelSelect().select(ds.X, ds.y, selector)
+                res = own.select(ds.X, ds.y, selector)
             features = res.features[np.argsort(ranking[res.features], kind="stable")]  # best-ranked first
             chosen = {"features": features, "gamma": res.gamma, "alignment": res.score}
         else:

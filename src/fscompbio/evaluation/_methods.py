@@ -19,7 +19,7 @@ import importlib
 from dataclasses import dataclass, field
 
 __all__ = ["MethodSpec", "METHODS", "make_selector", "method_spec", "model_selections_for", "TASK_METHODS",
-           "task_error"]
+           "task_error", "for_real_target"]
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,21 @@ def make_selector(name, params=None, random_state=None):
     if "random_state" in est.get_params():
         est.set_params(random_state=random_state)
     return est
+
+
+def for_real_target(estimator):
+    """``estimator`` (set in place and returned) with a Gaussian label kernel where it would infer its label
+    kernel from the target (``label_kernel="auto"`` of the HSIC selectors and randSel, ``label_kind="auto"`` of
+    the KTA model selections, ``task="auto"`` of HSIC Lasso).
+
+    For a target known to be real-valued: scikit-learn's rule, which the inference follows, takes a target of
+    whole numbers (a score, a count of days, ``151.0``) for classes, one per value, and the one-hot label kernel
+    of hundreds of classes is nearly the identity, so that the narrowest kernel aligns best.
+    """
+    params = estimator.get_params(deep=False)
+    updates = {key: value for key, value in (("label_kernel", "gaussian"), ("label_kind", "gaussian"),
+                                             ("task", "regression")) if params.get(key) == "auto"}
+    return estimator.set_params(**updates)
 
 
 #: which labels each stage of the workflow accepts: task -> (the config sections that run it, its methods).

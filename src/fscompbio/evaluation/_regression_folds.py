@@ -15,13 +15,16 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.metrics import r2_score
 from sklearn.model_selection import KFold
 
+from ..model_selection import KTASelect, OwnModelSelect
 from ..prediction import GaussianKernelRidge
 from ..seeding import derive_seed
 from ._folds import FoldSeeds
-from ._protocol import _choose_model, _fit_selector, _fold_inputs, _fold_result
+from ._methods import for_real_target
+from ._protocol import ABSOLUTE_GAMMAS, _choose_model, _fit_selector, _fold_inputs, _fold_result
 
 __all__ = ["REGRESSION_MODEL_SELECTIONS", "regression_fold", "regression_seeds", "regression_splits"]
 
@@ -56,7 +59,9 @@ def regression_fold(X, y, train, test, selector, *, model_selection="kta", relev
     y : ndarray of shape (m,), float
     train, test : ndarray of int
     selector : estimator with ``fit(X, y)`` for a real ``y`` and ``ranking_`` (1 = best)
-        Cloned, then fitted on the training part only.
+        Cloned, then fitted on the training part only. Its label kernel, and the model selections', is the
+        Gaussian one where it would be inferred from the target (:func:`fscompbio.evaluation.for_real_target`):
+        a target of whole numbers is real-valued here.
     model_selection : {"kta", "kta_abs", "own"} or sequence of them, default="kta"
         As in :func:`fscompbio.evaluation.run_outer_fold`; the alignment is with a Gaussian kernel on the target
         (median width, :func:`fscompbio.kernels.label_kernel`).
@@ -84,6 +89,12 @@ def regression_fold(X, y, train, test, selector, *, model_selection="kta", relev
                                                allowed=REGRESSION_MODEL_SELECTIONS)
     y = y.astype(float)
     Xtr, ytr = X[train], y[train]
+    # the target is real-valued even where its values are whole numbers: a Gaussian label kernel throughout
+    selector = for_real_target(clone(selector))
+    kta, own, kta_abs = (None if m is None else for_real_target(clone(m)) for m in (kta, own, kta_abs))
+    kta = kta if kta is not None else KTASelect(label_kind="gaussian")
+    own = own if own is not None else OwnModelSelect(label_kind="gaussian")
+    kta_abs = kta_abs if kta_abs is not None else KTASelect(gammas=ABSOLUTE_GAMMAS, label_kind="gaussian")
     fitted, t_sel, position = _fit_selector(selector, Xtr, ytr, feature_names)
     mean_pred = np.full(test.size, ytr.mean())
 
