@@ -270,6 +270,24 @@ def test_a_real_valued_label_of_whole_numbers_is_not_taken_for_classes(tmp_path,
     assert res["task"] == "regression" and sorted(res["selected"]) == ["m0", "m1"]
 
 
+def test_a_score_written_as_integers_needs_task_regression(tmp_path, capsys):
+    """Integers with many values read as classes; the error names the option that reads them as a score."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((90, 6))
+    y = np.round(150 + 40 * X[:, 0] + 60 * np.sin(X[:, 1])).astype(int)
+    csv = _write_csv(tmp_path / "score.csv", X, y, [f"m{j}" for j in range(6)])
+    assert main(["evaluate", str(csv), "--method", "bahsic", "--folds", "3"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"fscompbio: error: {csv}: label ") and err.endswith(
+        "each class needs at least 3 (for a real-valued target, add --task regression)")
+    out = tmp_path / "folds.json"
+    assert main(["evaluate", str(csv), "--method", "bahsic", "--folds", "3", "--task", "regression",
+                 "--output", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["task"] == "regression" and all(sorted(f["selected_features"]) == ["m0", "m1"] for f in res["folds"])
+    assert res["summary"]["r2_mean"] > 0.9
+
+
 def test_the_wrong_method_or_command_for_several_classes_or_a_real_valued_label(tmp_path, capsys):
     multi, _ = _planted_task_csv(tmp_path, 0, "multiclass", n=40)
     real, _ = _planted_task_csv(tmp_path, 0, "regression", n=40)

@@ -193,10 +193,15 @@ def _load(args, min_class_size, tasks):
     path = Path(args.data)
     if path.suffix == ".npz":
         ds = load_dataset(path)
+        if args.task is not None and args.task != ds.task:
+            raise UsageError(f"argument --task: {path} was written with task {ds.task!r}; --task is for a CSV")
     else:
-        ds = load_csv_dataset(path, label_column=args.label_column, id_column=args.id_column,
-                              positive_label=args.positive_label, task=None,
-                              min_class_size=min_class_size)
+        try:
+            ds = load_csv_dataset(path, label_column=args.label_column, id_column=args.id_column,
+                                  positive_label=args.positive_label, task=args.task,
+                                  min_class_size=min_class_size)
+        except ValueError as exc:  # the reader's hint names its argument; here it is an option
+            raise ValueError(str(exc).replace("use task='regression'", "add --task regression")) from None
     if ds.task != "binary":
         kind = "several classes" if ds.task == "multiclass" else "a real-valued label"
         methods = ", ".join(m for m in TASK_METHODS[ds.task][1] if m in METHODS)
@@ -239,6 +244,10 @@ def _add_data_arguments(p):
     p.add_argument("--id-column", default="sample_id", help="a sample-id column to drop (default: sample_id)")
     p.add_argument("--positive-label", default=None,
                    help="the label mapped to +1 (default: the larger of the two labels, sorted)")
+    p.add_argument("--task", choices=["binary", "multiclass", "regression"], default=None,
+                   help="what the label is (default: inferred: two values are two classes, text or whole numbers "
+                        "with more values several classes, other numbers a real-valued label); e.g. --task "
+                        "regression for a score written as whole numbers")
     p.add_argument("--standardize", action="store_true",
                    help="scale every feature to zero mean and unit variance (evaluate: by each training part's "
                         "mean and sd) before the selector, KTA and the SVM, as the thesis does not; for features "
