@@ -76,7 +76,7 @@ SYNTHETIC = config["datasets"]["synthetic"]
 # --------------------------------------------------------------------------
 from fscompbio.datasets import DATASETS as _REGISTRY
 from fscompbio.datasets import draw_name, split_draw
-from fscompbio.evaluation import fold_seeds, model_selections_for, multiclass_seeds, task_error
+from fscompbio.evaluation import fold_seeds, model_selections_for, multiclass_seeds, regression_seeds, task_error
 
 
 def check_inner_selectors(section):
@@ -193,12 +193,20 @@ def is_study_dataset(section, dataset):
     return base in _REGISTRY or base in STUDY_PANELS.get(section, {})
 
 
+def regression_datasets():
+    """Your data sets with a real-valued label (regression.folds.datasets; the study has none there)."""
+    return list(config.get("regression", {}).get("folds", {}).get("datasets", []))
+
+
 def own_datasets():
-    """Your own data sets: those of chapter3/chapter4.datasets that are not the study's, in config order."""
+    """Your own data sets: those of chapter3/chapter4.datasets that are not the study's, and those of
+    regression.folds.datasets, in config order."""
     return [
         d
-        for d in dict.fromkeys([*config["chapter3"]["datasets"], *config["chapter4"]["datasets"]])
-        if not any(is_study_dataset(s, d) for s in ("chapter3", "chapter4"))
+        for d in dict.fromkeys(
+            [*config["chapter3"]["datasets"], *config["chapter4"]["datasets"], *regression_datasets()]
+        )
+        if d in regression_datasets() or not any(is_study_dataset(s, d) for s in ("chapter3", "chapter4"))
     ]
 
 
@@ -208,11 +216,47 @@ def own_data_targets(wildcards):
     if not own:
         files = ", ".join(map(str, workflow.configfiles)) or "the config"
         raise ValueError(
-            f"own_data: no data set of your own in chapter3.datasets or chapter4.datasets ({files}); add its "
-            "datasets.csv name there (docs/own_data.md)"
+            f"own_data: no data set of your own in chapter3.datasets, chapter4.datasets or "
+            f"regression.folds.datasets ({files}); add its datasets.csv name there (docs/own_data.md)"
         )
     panels = [figure(panel_id(c, d)) for d in own for c in ("chapter3", "chapter4") if d in config[c]["datasets"]]
+    panels += [figure(f"regression_{d}") for d in own if d in regression_datasets()]
     return panels + [f"figures/{d}_features.{ext}" for d in own for ext in ("csv", "png")]
+
+
+def regression_fold_params():
+    """The params of a reg_fold job (one method's outer folds on a data set with a real-valued label): the
+    settings of regression.folds, the selector's of regression.selectors and the seeds of
+    fscompbio.evaluation.regression_seeds (params rerun a job when they change)."""
+    cfg = config["regression"]["folds"]
+    method = lambda wc: wc.reg_fold_method
+    return dict(
+        method=method,
+        selector=lambda wc: config["regression"]["selectors"].get(method(wc), {}),
+        model_selection=lambda wc: model_selections_for(method(wc), cfg["model_selection"]),
+        outer_folds=cfg["outer_folds"],
+        widths=cfg["widths"],
+        kta=cfg["kta"],
+        folds_seed=lambda wc: regression_seeds(config["seed"], wc.dataset, "", 0).outer,
+        seeds=lambda wc: [
+            regression_seeds(config["seed"], wc.dataset, method(wc), k).selector for k in range(cfg["outer_folds"])
+        ],
+    )
+
+
+def regression_fold_sizes():
+    """The line under a regression panel: the folds, the model selections and the selectors' settings."""
+    cfg = config["regression"]["folds"]
+    sel = "; ".join(
+        f"{m} {', '.join(f'{k}={v}' for k, v in sorted(config['regression']['selectors'].get(m, {}).items()))}".strip()
+        for m in cfg["methods"]
+    )
+    prefixes = "every prefix" if cfg["kta"]["max_sizes"] is None else f"at most {cfg['kta']['max_sizes']} prefix sizes"
+    return (
+        f"{cfg['outer_folds']} outer folds (shuffled), every one run; KTA with a Gaussian label kernel on "
+        f"{prefixes} and {cfg['widths']['n_widths']} widths; Gaussian kernel ridge, its ridge by leave-one-out "
+        f"error. Selectors: {sel}."
+    )
 
 
 def folds_run(section, dataset):
@@ -310,19 +354,30 @@ CHAPTER_TITLES = {"chapter3": "Chapter 3", "chapter4": "Chapter 4"}
 
 
 def feature_datasets():
-    """Every data set of chapter3.datasets and chapter4.datasets, once, in config order."""
-    return list(dict.fromkeys([*config["chapter3"]["datasets"], *config["chapter4"]["datasets"]]))
+    """Every data set of chapter3.datasets, chapter4.datasets and regression.folds.datasets, once, in config
+    order."""
+    return list(
+        dict.fromkeys([*config["chapter3"]["datasets"], *config["chapter4"]["datasets"], *regression_datasets()])
+    )
 
 
 def feature_fold_files(chapter):
-    """The fold results of one chapter behind a data set's features table (none when it is not listed)."""
+    """The fold results of one chapter (or "regression") behind a data set's features table (none when it is
+    not listed there)."""
 
     def files(wildcards):
         if wildcards.dataset not in feature_datasets():
             raise ValueError(
                 f"figures/{wildcards.dataset}_features.csv: {wildcards.dataset!r} is not a data set of "
-                f"chapter3.datasets or chapter4.datasets; those are {feature_datasets()}"
+                f"chapter3.datasets, chapter4.datasets or regression.folds.datasets; those are {feature_datasets()}"
             )
+        if chapter == "regression":
+            if wildcards.dataset not in regression_datasets():
+                return []
+            return [
+                f"results/regression/folds/{wildcards.dataset}/{m}.json"
+                for m in config["regression"]["folds"]["methods"]
+            ]
         if wildcards.dataset not in config[chapter]["datasets"]:
             return []
         return fold_files(chapter, chapter, wildcards.dataset)

@@ -1,6 +1,7 @@
 # Which features each method selected on a data set, by name: figures/{name}_features.csv (one row per
-# feature x method x model selection of chapters 3 and 4: how many outer folds selected it, its mean rank,
-# whether it is in the consensus set) and its heat map, for every data set of chapter3/chapter4.datasets.
+# feature x method x model selection of chapters 3 and 4, or of the regression folds: how many outer folds
+# selected it, its mean rank, whether it is in the consensus set) and its heat map, for every data set of
+# chapter3.datasets, chapter4.datasets and regression.folds.datasets.
 
 FEATURE_DATASETS = feature_datasets()
 
@@ -10,6 +11,7 @@ rule features:
         dataset="results/datasets/{dataset}.npz",
         chapter3=feature_fold_files("chapter3"),
         chapter4=feature_fold_files("chapter4"),
+        regression=feature_fold_files("regression"),
     output:
         csv=report(
             "figures/{dataset}_features.csv",
@@ -35,9 +37,14 @@ rule features:
     params:
         dataset=lambda wc: wc.dataset,
         sizes=lambda wc: " ".join(
-            f"{CHAPTER_TITLES[c]}: {run_sizes(c, wc.dataset)}."
-            for c in ("chapter3", "chapter4")
-            if wc.dataset in config[c]["datasets"]
+            [
+                *(
+                    f"{CHAPTER_TITLES[c]}: {run_sizes(c, wc.dataset)}."
+                    for c in ("chapter3", "chapter4")
+                    if wc.dataset in config[c]["datasets"]
+                ),
+                *([f"Regression: {regression_fold_sizes()}"] if wc.dataset in regression_datasets() else []),
+            ]
         ),
     script:
         "../scripts/tabulate_selected_features.py"

@@ -1,6 +1,8 @@
 # Regression: the local-learning selector of Sun, Yao & Goodison (2015), "Feature Selection for Nonlinear
 # Regression and its Application to Cancer Research", against HSIC Lasso (pyHSICLasso), BaHSIC and randSel
 # with a Gaussian label kernel: probability of correct recovery versus sample size (its figure 2, figR_2).
+# Your own data sets with a real-valued label (regression.folds.datasets): the outer folds of chapters 3 and 4
+# with Gaussian kernel ridge regression in place of the SVM, a panel figure and a features table each.
 
 
 validate(config["regression"], schema="../schemas/regression.schema.yaml")
@@ -102,3 +104,62 @@ rule reg_figR_2:
 
 
 FINAL_OUTPUTS.extend([figure("figR_2"), "figures/figR_2.csv", "figures/figR_2.md"])
+
+
+REG_FOLDS = config["regression"]["folds"]
+
+
+# one job per (data set, method): every outer fold, each model selection reading the same selector fit
+rule reg_fold:
+    input:
+        "results/datasets/{dataset}.npz",
+    output:
+        json="results/regression/folds/{dataset}/{reg_fold_method}.json",
+        timing="results/regression/folds/{dataset}/{reg_fold_method}.timing.json",
+    log:
+        "logs/regression/folds/{dataset}/{reg_fold_method}.log",
+    benchmark:
+        "benchmarks/regression/folds/{dataset}/{reg_fold_method}.tsv"
+    wildcard_constraints:
+        reg_fold_method="|".join(REG_FOLDS["methods"]),
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=mem_of("reg_fold"),
+        runtime=runtime_of("reg_fold"),
+    params:
+        **regression_fold_params(),
+    script:
+        "../scripts/evaluate_regression_folds.py"
+
+
+rule reg_summary:
+    input:
+        lambda wc: [f"results/regression/folds/{wc.dataset}/{m}.json" for m in REG_FOLDS["methods"]],
+    output:
+        csv="results/regression/summary/{dataset}.csv",
+        png=report(
+            "figures/regression_{dataset}.png",
+            caption="../report/regression_dataset.rst",
+            category="Regression",
+            subcategory="{dataset}",
+        ),
+    log:
+        "logs/regression/summary/{dataset}.log",
+    localrule: True
+    conda:
+        "../envs/study.yaml"
+    threads: 1
+    resources:
+        mem_mb=LOCAL_MEM_MB,
+        runtime=LOCAL_RUNTIME,
+    params:
+        dataset=lambda wc: wc.dataset,
+        methods=REG_FOLDS["methods"],
+        sizes=lambda wc: regression_fold_sizes(),
+    script:
+        "../scripts/summarise_regression_folds.py"
+
+
+FINAL_OUTPUTS.extend(f"figures/regression_{d}.png" for d in REG_FOLDS["datasets"])

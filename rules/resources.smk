@@ -360,6 +360,25 @@ def regression_cost(wc):
     return FOLD_BASE_SECONDS + reg["figR_2"]["n_repeats"] * fit, mb
 
 
+def regression_fold_cost(wc):
+    """One method's outer folds (every one) on one of your data sets with a real-valued label: per fold a
+    selector fit, the alignments of the model selections and a kernel ridge regression."""
+    cfg = config["regression"]["folds"]
+    m_all, n = dataset_shape(wc.dataset)
+    m = m_all * (cfg["outer_folds"] - 1) / cfg["outer_folds"]
+    method = wc.reg_fold_method
+    if method in REG_FIT_SECONDS:
+        fit = REG_FIT_SECONDS[method] * max(m / REF_M, (m / REF_M) ** 2) * n / REF_N
+    else:
+        fit = fit_seconds(method, config["regression"]["selectors"][method], m, n)
+    prefixes = n if cfg["kta"]["max_sizes"] is None else min(n, cfg["kta"]["max_sizes"])
+    kta = KTA_SECONDS * (prefixes + 1) * cfg["widths"]["n_widths"] * max(1, (m / REF_M) ** 2)
+    mb = FOLD_BASE_MB + 8 * m_all * n * 8 / 2**20 + 16 * m_all * m_all * 8 / 2**20
+    if method == "hsic_lasso":  # one m x m kernel per feature
+        mb += 1.6 * n * m * m * 8 / 2**20
+    return FOLD_BASE_SECONDS + cfg["outer_folds"] * (fit + kta), mb
+
+
 COSTS = {
     # chapters 3 and 4
     "ch3_fold": lambda wc: (
@@ -376,6 +395,7 @@ COSTS = {
     "paper_tableP_2_method": paper_table_cost,
     "mc_fold": multiclass_cost,
     "reg_recovery": regression_cost,
+    "reg_fold": regression_fold_cost,
     # chapter 5 (windows, encoding and homology: ~25 s, ~25 s and ~70 s at the thesis scale)
     "ch5_windows": lambda wc: (60 * ch5_scale(), CH5_BASE_MB + 2 * ch5_data_mb(False)),
     "ch5_encode": lambda wc: (60 * ch5_scale(), CH5_BASE_MB + 3 * ch5_data_mb(False)),

@@ -29,6 +29,11 @@ def csv_dataset(name, csv, path):
         detail = (f"{np.unique(ds.y).size} classes" if ds.task == "multiclass" else
                   f"{np.unique(ds.y).size} distinct values from {ds.y.min():g} to {ds.y.max():g}")
         raise ValueError(task_error(f"{path}: column {csv['label_column']!r}", ds.task, binary_stages, detail))
+    in_regression = name in snakemake.config.get("regression", {}).get("folds", {}).get("datasets", [])
+    if in_regression and ds.task != "regression":
+        raise ValueError(f"{path}: column {csv['label_column']!r} has {np.unique(ds.y).size} classes, not a "
+                         "real-valued label, as regression.folds.datasets needs; a score written as whole numbers "
+                         f"is read as real-valued with `task: regression` under datasets.csv.{name}")
     if csv["max_features"] is not None and csv["max_features"] < ds.n_features:
         n_before = ds.n_features
         ds = top_variance(ds, csv["max_features"])

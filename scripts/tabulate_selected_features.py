@@ -1,6 +1,6 @@
 """The features table of one data set (figures/{name}_features.csv) and its heat map: for every method and
-model selection of chapters 3 and 4, how many outer folds selected each feature (by name), its mean rank
-and whether it is in the consensus set (selected in at least half of the folds)."""
+model selection of chapters 3 and 4 (or of the regression folds), how many outer folds selected each feature (by
+name), its mean rank and whether it is in the consensus set (selected in at least half of the folds)."""
 
 import logging
 
@@ -18,7 +18,9 @@ from fscompbio.plots.selected_features import MAX_FEATURES, plot_selection_frequ
 p = snakemake.params
 ds = load_dataset(snakemake.input.dataset)
 jobs = [(chapter, read_json(path)) for chapter, paths in (("chapter3", snakemake.input.chapter3),
-                                                          ("chapter4", snakemake.input.chapter4)) for path in paths]
+                                                          ("chapter4", snakemake.input.chapter4),
+                                                          ("regression", snakemake.input.regression))
+        for path in paths]
 table = feature_table(jobs, ds.feature_names, relevant=ds.relevant if ds.relevant.size else None)
 with atomic_path(snakemake.output.csv) as tmp:
     table.to_csv(tmp, index=False, float_format="%.6g")

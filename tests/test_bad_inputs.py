@@ -139,9 +139,14 @@ CASES = {
                                      ["evaluate", "{dir}/m.csv", "--method", "correlation", "--folds", "2"], 2,
                                      r"argument --method: correlation needs two classes; .*m\.csv has several "
                                      r"classes, for which the methods are randsel, bahsic, fohsic"),
-    "csv-real-valued-label-in-evaluate": ({"m.csv": _relabel([f"{0.1 * i + 0.05:.2f}" for i in range(12)])},
-                                          ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "2"], 1,
-                                          r"m\.csv: a real-valued label; `fscompbio evaluate` needs classes"),
+    "csv-real-valued-label-with-nested-cv": ({"m.csv": _relabel([f"{0.1 * i + 0.05:.2f}" for i in range(12)])},
+                                             ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "2",
+                                              "--model-selection", "cv"], 2,
+                                             r"argument --model-selection: cv chooses by a Gaussian SVM's accuracy, "
+                                             r"for classes; .*m\.csv has a real-valued label \(kta, or own"),
+    "csv-more-folds-than-samples": ({"m.csv": _relabel([f"{0.1 * i + 0.05:.2f}" for i in range(12)])},
+                                    ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "20"], 1,
+                                    r"m\.csv: --folds 20 is more than its 12 samples"),
     "csv-all-features-constant": ({"m.csv": _edit(_constant)}, ["select", "{dir}/m.csv", "--method", "correlation"],
                                   1, r"m\.csv: every feature is constant \(6 of 6\); nothing to select"),
     "csv-not-gzip": ({"m.csv.gz": b"sample_id,label\n"}, ["select", "{dir}/m.csv.gz", "--method", "correlation"], 1,

@@ -6,6 +6,7 @@ Each test plans or runs a handful of jobs in a temporary directory (seconds); th
 80 x 300 CSV with three planted genes is the slow test at the end.
 """
 
+import json
 import re
 import subprocess
 import sys
@@ -113,7 +114,8 @@ def test_a_continuous_label_is_refused_too(tmp_path):
     run = _snakemake(tmp_path, "figures/chapter4_cont.png", "--cores", "1", configs=[config])
     out = run.stdout + run.stderr
     assert run.returncode != 0 and "a continuous label (80 distinct values from 0.5 to 9.5)" in out
-    assert "local_learning, hsic_lasso, bahsic, randsel" in out
+    assert "local_learning, hsic_lasso, bahsic, randsel (the workflow runs them on a datasets.csv entry listed " \
+           "under regression.folds.datasets" in out
 
 
 def test_a_declared_multiclass_task_is_refused_before_anything_runs(tmp_path):
@@ -122,6 +124,78 @@ def test_a_declared_multiclass_task_is_refused_before_anything_runs(tmp_path):
     run = _snakemake(tmp_path, "own_data", "--dry-run", configs=[config])
     assert run.returncode != 0
     assert "datasets.csv.four (task multiclass): a multi-class label" in run.stdout + run.stderr
+
+
+def _regression_config(workdir, name="dose", outer_folds=3, **entry):
+    """A CSV with a real-valued label under datasets.csv and regression.folds.datasets, nothing else of yours."""
+    cfg = {
+        "datasets": {"csv": {name: {"path": str(workdir / f"{name}.csv"), "label_column": "status",
+                                    "id_column": "patient", **entry}}},
+        "regression": {"folds": {"datasets": [name], "outer_folds": outer_folds}},
+    }
+    path = workdir / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    return path
+
+
+def _regression_csv(path, seed, n=90, d=12):
+    """A response of two genes (one through a sine) at random columns; returns their names."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = 2 * X[:, 0] + 3 * np.sin(X[:, 1]) + 0.2 * rng.standard_normal(n)
+    perm = rng.permutation(d)
+    df = pd.DataFrame(X[:, perm].round(4), columns=[f"gene{j}" for j in range(d)])
+    df.insert(0, "status", y.round(4))
+    df.insert(0, "patient", [f"p{i}" for i in range(n)])
+    df.to_csv(path, index=False)
+    return {f"gene{c}" for c in range(d) if perm[c] < 2}
+
+
+def test_a_real_valued_label_runs_the_regression_folds_of_your_data_only(tmp_path):
+    """own_data on a CSV listed under regression.folds.datasets: one fold job per method, its panel and its
+    features table, nothing of the study; each fold keeps the two genes of the response, and kernel ridge on them
+    explains most of the held-out variance."""
+    planted = _regression_csv(tmp_path / "dose.csv", seed=3)
+    config = _regression_config(tmp_path)
+    plan = _snakemake(tmp_path, "own_data", "--dry-run", configs=[config])
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    assert sorted(_jobs(plan.stdout)) == sorted([
+        ("dataset", "dataset=dose"), ("features", "dataset=dose"), ("own_data", ""), ("reg_summary", "dataset=dose"),
+        *[("reg_fold", f"dataset=dose, reg_fold_method={m}") for m in ("randsel", "bahsic", "hsic_lasso",
+                                                                       "local_learning")]])
+    run = _snakemake(tmp_path, "own_data", "--cores", "2", configs=[config])
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    summary = pd.read_csv(tmp_path / "results" / "regression" / "summary" / "dose.csv")
+    assert set(zip(summary["method"], summary["model_selection"])) == {
+        ("randsel", "kta"), ("randsel", "own"), ("bahsic", "kta"), ("hsic_lasso", "kta"), ("local_learning", "kta")}
+    kta = summary[summary["model_selection"] == "kta"]
+    assert (kta["r2_min"] > 0.9).all() and (kta["n_selected_mean"] == 2).all(), kta
+    table = pd.read_csv(tmp_path / "figures" / "dose_features.csv")
+    kept = table[(table["model_selection"] == "kta") & (table["selection_frequency"] == 1.0)]
+    assert set(kept["chapter"]) == {"regression"} and set(kept["feature"]) == planted
+    assert (tmp_path / "figures" / "regression_dose.png").stat().st_size > 10_000
+    assert not (tmp_path / "results" / "datasets" / "fake_class.npz").exists()
+    # the command line's folds of the workflow's data set, seed and settings are the workflow's folds
+    from fscompbio.cli import main
+
+    out = tmp_path / "cli.json"
+    assert main(["evaluate", str(tmp_path / "results" / "datasets" / "dose.npz"), "--method", "bahsic", "--param",
+                 "step=0.25", "--seed", "2014", "--folds", "3", "--kta-max-sizes", "50", "--output", str(out)]) == 0
+    cli = json.loads(out.read_text())["folds"]
+    job = json.loads((tmp_path / "results" / "regression" / "folds" / "dose" / "bahsic.json").read_text())["folds"]
+    for mine, theirs in zip(cli, job, strict=True):  # equal up to the CPU kernels' rounding (the jobs pin theirs)
+        theirs = theirs["results"]["kta"]
+        assert mine["selected_names"] == theirs["selected_names"] and mine["alpha"] == theirs["alpha"]
+        assert mine["r2"] == pytest.approx(theirs["r2"], rel=1e-9) and mine["gamma"] == pytest.approx(theirs["gamma"])
+
+
+def test_two_classes_under_regression_folds_are_refused_at_the_data_set_job(tmp_path):
+    _csv(tmp_path / "dose.csv", n=30, d=5, labels=np.array(["sick", "well"] * 15))
+    run = _snakemake(tmp_path, "own_data", "--cores", "1", configs=[_regression_config(tmp_path)])
+    assert run.returncode != 0
+    assert (f"{tmp_path / 'dose.csv'}: column 'status' has 2 classes, not a real-valued label, as "
+            "regression.folds.datasets needs") in run.stdout + run.stderr
+    assert not (tmp_path / "results" / "regression").exists()
 
 
 @pytest.mark.parametrize("profile", sorted(p.parent.name for p in (REPO / "profiles").glob("*/config.yaml")))
@@ -197,4 +271,5 @@ def test_planted_genes_lead_the_features_table(tmp_path):
 def test_own_data_without_a_data_set_of_your_own_says_what_to_add(tmp_path):
     run = _snakemake(tmp_path, "own_data", "--dry-run")
     assert run.returncode != 0
-    assert "own_data: no data set of your own in chapter3.datasets or chapter4.datasets" in run.stdout + run.stderr
+    assert ("own_data: no data set of your own in chapter3.datasets, chapter4.datasets or regression.folds.datasets"
+            in run.stdout + run.stderr)

@@ -146,8 +146,8 @@ def task_error(where, task, stages, detail=""):
     sections, methods = TASK_METHODS[task]
     kind = {"multiclass": "a multi-class label", "regression": "a continuous label"}[task]
     runs = {"multiclass": "the multiclass stage (multiclass.datasets) runs them on a datasets.csv entry",
-            "regression": "in Python, fscompbio.selection; the workflow's regression stage runs them on its "
-                          "synthetic sets"}[task]
+            "regression": "the workflow runs them on a datasets.csv entry listed under regression.folds.datasets, "
+                          "with kernel ridge regression in place of the SVM"}[task]
     listed = " and ".join(f"{s}.datasets" for s in stages)
     return (f"{where}: {kind}{f' ({detail})' if detail else ''}, but {listed} need two classes (binary: "
             f"{', '.join(TASK_METHODS['binary'][1])}); the methods that accept {kind} are "

@@ -29,6 +29,9 @@ PANELS = (
     ("log_likelihood", "Log-likelihood (eq. 2.8)"),
 )
 
+#: the first panel for a real-valued label (:func:`fscompbio.evaluation.regression_fold`), in place of accuracy
+REGRESSION_PANEL = ("r2", "R\u00b2 (held-out)")
+
 #: the model-selection settings, their legend labels and colours
 SETTINGS = (
     ("cv", "nested CV", PALETTE[0]),
@@ -83,7 +86,9 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         about one half on a balanced set, the largest class's share otherwise.
         None reads it from the summary's ``majority_accuracy_mean`` (the mean
         over the outer folds of the training majority class's accuracy on the
-        test part), or draws no line when the summary lacks it.
+        test part), or draws no line when the summary lacks it. A summary of
+        a real-valued label (``r2_mean``, :func:`fscompbio.evaluation.regression_fold`)
+        draws R^2 in place of accuracy, with the line at 0 (predicting the mean).
 
     Returns
     -------
@@ -104,10 +109,14 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
     labels = labels or {}
     truth = any(c in df and df[c].notna().any() for c in ("precision_mean", "recall_mean"))
     panels = [p for p in PANELS if truth or p[0] not in ("precision", "recall")]
+    regression = "r2_mean" in df  # a real-valued label: R^2 in place of accuracy, chance at 0
+    if regression:
+        panels = [REGRESSION_PANEL if p[0] == "accuracy" else p for p in panels]
+        chance = 0.0 if chance is None else chance
     settings = [s for s in SETTINGS if s[0] in set(df["model_selection"])]
     if chance is None and "majority_accuracy_mean" in df and df["majority_accuracy_mean"].notna().any():
         chance = float(df["majority_accuracy_mean"].dropna().iloc[0])  # the same outer folds for every row
-    if chance is not None and not 0.0 <= chance <= 1.0:
+    if chance is not None and not regression and not 0.0 <= chance <= 1.0:
         raise ValueError(f"chance must be in [0, 1]; got {chance!r}")
     ncol = 3 if truth else 2
     fig, axes = plt.subplots(2, ncol, figsize=(3.8 * ncol, 6.4))
@@ -115,7 +124,7 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
     width = 0.8 / max(len(settings), 1)
     any_empty = False
     for ax, (q, panel_title) in zip(axes.flat, panels):
-        range_panel = q in ("accuracy", "n_selected", "precision", "recall")
+        range_panel = q in ("accuracy", "r2", "n_selected", "precision", "recall")
         tops = []
         for s, (setting, legend, colour) in enumerate(settings):
             sub = df[df["model_selection"] == setting].set_index("method")
@@ -130,7 +139,7 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
             drawn = np.isfinite(vals)
             ax.bar(xs[drawn], vals[drawn], width, yerr=None if yerr is None else yerr[:, drawn], color=colour,
                    label=legend, capsize=2, error_kw={"lw": 0.8})
-            if q in ("accuracy", "n_selected"):
+            if q in ("accuracy", "r2", "n_selected"):
                 empty = _column(sub, "n_selected_min", methods) == 0
                 any_empty |= bool(empty.any())
                 tops_here = np.nan_to_num(np.where(ok, hi, vals) if range_panel else vals)
@@ -149,7 +158,10 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         ax.set_title(panel_title)
         if q in ("accuracy", "precision", "recall"):
             ax.set_ylim(0, 1.05)
-        if q == "accuracy" and chance is not None:
+        if q == "r2":  # below 0 where a model predicts worse than the training mean
+            low = df["r2_min"].min()
+            ax.set_ylim(min(-0.05, low - 0.05) if np.isfinite(low) else -0.05, 1.05)
+        if q in ("accuracy", "r2") and chance is not None:
             ax.axhline(chance, color="grey", lw=0.6, ls=":")
         if q == "n_selected":
             top = np.nanmax(np.concatenate(tops)) if tops else np.nan
@@ -166,7 +178,8 @@ def plot_method_panels(summary, *, title="", methods=None, labels=None, footer="
         fig.suptitle(title, x=0.02, ha="left")
     if any_empty:
         note = ("\u2205: the model selected no feature in at least one outer fold (there its accuracy is the "
-                "training majority class's)")
+                "training majority class's)") if not regression else (
+            "\u2205: the model selected no feature in at least one outer fold (there it predicts the training mean)")
         footer = f"{footer}\n{note}" if footer else note
     bottom = 0.0
     if footer:
