@@ -238,8 +238,12 @@ def regression_fold_params():
         widths=cfg["widths"],
         kta=cfg["kta"],
         folds_seed=lambda wc: regression_seeds(config["seed"], wc.dataset, "", 0).outer,
+        cv=cfg["cv"],
         seeds=lambda wc: [
             regression_seeds(config["seed"], wc.dataset, method(wc), k).selector for k in range(cfg["outer_folds"])
+        ],
+        inner_seeds=lambda wc: [
+            regression_seeds(config["seed"], wc.dataset, method(wc), k).inner for k in range(cfg["outer_folds"])
         ],
     )
 
@@ -253,9 +257,9 @@ def regression_fold_sizes():
     )
     prefixes = "every prefix" if cfg["kta"]["max_sizes"] is None else f"at most {cfg['kta']['max_sizes']} prefix sizes"
     return (
-        f"{cfg['outer_folds']} outer folds (shuffled), every one run; KTA with a Gaussian label kernel on "
-        f"{prefixes} and {cfg['widths']['n_widths']} widths; Gaussian kernel ridge, its ridge by leave-one-out "
-        f"error. Selectors: {sel}."
+        f"{cfg['outer_folds']} outer folds (shuffled), every one run; nested CV on {cfg['cv']['inner_folds']} inner "
+        f"folds; KTA with a Gaussian label kernel on {prefixes}; {cfg['widths']['n_widths']} widths; Gaussian "
+        f"kernel ridge, its ridge by leave-one-out error. Selectors: {sel}."
     )
 
 

@@ -373,6 +373,10 @@ def regression_fold_cost(wc):
         fit = fit_seconds(method, config["regression"]["selectors"][method], m, n)
     prefixes = n if cfg["kta"]["max_sizes"] is None else min(n, cfg["kta"]["max_sizes"])
     kta = KTA_SECONDS * (prefixes + 1) * cfg["widths"]["n_widths"] * max(1, (m / REF_M) ** 2)
+    if "cv" in cfg["model_selection"]:  # a refit per inner fold, an eigendecomposition per size and width
+        sizes = 10 if cfg["cv"]["sizes"] is None else len(cfg["cv"]["sizes"])
+        k = cfg["cv"]["inner_folds"]
+        kta += k * (fit + CV_SVM_SECONDS * sizes * cfg["widths"]["n_widths"] * max(1, (m / REF_M) ** 3))
     mb = FOLD_BASE_MB + 8 * m_all * n * 8 / 2**20 + 16 * m_all * m_all * 8 / 2**20
     if method == "hsic_lasso":  # one m x m kernel per feature
         mb += 1.6 * n * m * m * 8 / 2**20

@@ -139,11 +139,10 @@ CASES = {
                                      ["evaluate", "{dir}/m.csv", "--method", "correlation", "--folds", "2"], 2,
                                      r"argument --method: correlation needs two classes; .*m\.csv has several "
                                      r"classes, for which the methods are randsel, bahsic, fohsic"),
-    "csv-real-valued-label-with-nested-cv": ({"m.csv": _relabel([f"{0.1 * i + 0.05:.2f}" for i in range(12)])},
-                                             ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "2",
-                                              "--model-selection", "cv"], 2,
-                                             r"argument --model-selection: cv chooses by a Gaussian SVM's accuracy, "
-                                             r"for classes; .*m\.csv has a real-valued label \(kta, or own"),
+    "csv-real-valued-label-too-few-for-inner-folds": (
+        {"m.csv": _relabel([f"{0.1 * i + 0.05:.2f}" for i in range(12)])},
+        ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "2"], 1,
+        r"m\.csv: NestedCVRegressionSelect: 6 samples are too few for 10 inner folds"),
     "csv-more-folds-than-samples": ({"m.csv": _relabel([f"{0.1 * i + 0.05:.2f}" for i in range(12)])},
                                     ["evaluate", "{dir}/m.csv", "--method", "randsel", "--folds", "20"], 1,
                                     r"m\.csv: --folds 20 is more than its 12 samples"),

@@ -15,7 +15,7 @@ from fscompbio.cli import SUBCOMMANDS, main
 from fscompbio.datasets import load_csv_dataset, load_dataset, make_dataset
 from fscompbio.evaluation import (fold_seeds, make_selector, multiclass_fold, outer_splits, regression_fold,
                                   regression_seeds, regression_splits, run_outer_fold)
-from fscompbio.model_selection import KTASelect
+from fscompbio.model_selection import KTASelect, NestedCVRegressionSelect
 from fscompbio.seeding import derive_seed
 from fscompbio.sequences import cleavage_windows, encode_windows, encoding_feature_names, read_signal_peptides
 
@@ -282,7 +282,7 @@ def test_a_score_written_as_integers_needs_task_regression(tmp_path, capsys):
         "each class needs at least 3 (for a real-valued target, add --task regression)")
     out = tmp_path / "folds.json"
     assert main(["evaluate", str(csv), "--method", "bahsic", "--folds", "3", "--task", "regression",
-                 "--output", str(out)]) == 0
+                 "--model-selection", "kta", "--output", str(out)]) == 0
     res = json.loads(out.read_text())
     assert res["task"] == "regression" and all(sorted(f["selected_features"]) == ["m0", "m1"] for f in res["folds"])
     assert res["summary"]["r2_mean"] > 0.9
@@ -298,10 +298,6 @@ def test_the_wrong_method_or_command_for_several_classes_or_a_real_valued_label(
     assert main(["select", str(real), "--method", "randsel", "--positive-label", "a"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"fscompbio select: error: argument --positive-label: {real} has a real-valued label, not two classes")
-    assert main(["evaluate", str(real), "--method", "randsel", "--folds", "2", "--model-selection", "cv"]) == 2
-    assert capsys.readouterr().err.strip() == (
-        f"fscompbio evaluate: error: argument --model-selection: cv chooses by a Gaussian SVM's accuracy, for "
-        f"classes; {real} has a real-valued label (kta, or own for a method with a test of its own)")
     assert main(["evaluate", str(real), "--method", "fohsic", "--folds", "2"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"fscompbio evaluate: error: argument --method: fohsic needs two classes; {real} has a real-valued label, "
@@ -313,26 +309,31 @@ def test_the_wrong_method_or_command_for_several_classes_or_a_real_valued_label(
 
 
 @pytest.mark.parametrize("method, model_selection", [("randsel", "kta"), ("randsel", "own"), ("bahsic", "kta"),
-                                                    ("local_learning", "kta")])
+                                                    ("local_learning", "kta"), ("bahsic", None),
+                                                    ("hsic_lasso", "cv")])
 def test_evaluate_a_real_valued_label_tests_kernel_ridge_regression_on_each_fold(tmp_path, capsys, method,
                                                                                  model_selection):
     """A label of two features (one through a sine) at random columns: every fold keeps both, kernel ridge on them
     explains most of the held-out variance, and each fold is regression_fold with the seeds of regression_seeds."""
     csv, relevant = _planted_task_csv(tmp_path, 6, "regression", n=120, d=10)
     out = tmp_path / "folds.json"
-    assert main(["evaluate", str(csv), "--method", method, "--model-selection", model_selection, "--folds", "3",
+    chosen = ["--model-selection", model_selection] if model_selection else []  # default for a real label: cv
+    assert main(["evaluate", str(csv), "--method", method, *chosen, "--folds", "3", "--inner-folds", "4",
                  "--seed", "5", "--output", str(out)]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].split()[3] == "r2" and len(table) == 5 and table[-1].startswith("mean R^2")
     res = json.loads(out.read_text())
     assert res["task"] == "regression" and res["chapter"] == "regression"
+    assert res["model_selection"] == (model_selection or "cv")
     ds = load_csv_dataset(csv)
     name = csv.name.split(".")[0]
     splits = regression_splits(ds.n_samples, 3, random_state=derive_seed(5, "regression", name, "outer"))
     names = [str(n) for n in ds.feature_names]
     for k, (train, test) in enumerate(splits):
-        selector = make_selector(method, {}, random_state=regression_seeds(5, name, method, k).selector)
-        ref = regression_fold(ds.X, ds.y, train, test, selector, model_selection=model_selection, feature_names=names)
+        seeds = regression_seeds(5, name, method, k)
+        ref = regression_fold(ds.X, ds.y, train, test, make_selector(method, {}, random_state=seeds.selector),
+                              model_selection=model_selection or "cv", feature_names=names,
+                              cv=NestedCVRegressionSelect(inner_folds=4, random_state=seeds.inner))
         fold = res["folds"][k]
         assert fold["selected"] == ref["selected"] and fold["r2"] == ref["r2"] and fold["alpha"] == ref["alpha"]
         assert set(fold["selected_features"]) == relevant

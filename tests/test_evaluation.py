@@ -309,7 +309,7 @@ def test_standardize_scales_by_the_training_part_only(msel):
     y = np.where(X[:, 0] - X[:, 1] + 0.3 * rng.normal(size=90) > 0, 1, -1)
     X[:, 5] = 2.0  # constant
     tr, te = outer_splits(y, 3, random_state=0)[0]
-    kw = dict(model_selection=msel, kta=KTASelect(n_widths=3), cv=NestedCVSelect(n_widths=3, inner_folds=3))
+    kw = dict(model_selection=msel, kta=KTASelect(n_widths=3), cv=NestedCVSelect(n_widths=3, inner_folds=3, random_state=0))
     out = run_outer_fold(X, y, tr, te, make_selector("correlation"), standardize=True, **kw)
     sd = X[tr].std(axis=0)
     scaled = (X - X[tr].mean(axis=0)) / np.where(sd > 0, sd, 1.0)

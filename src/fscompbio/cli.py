@@ -423,10 +423,12 @@ def _args_evaluate(p):
     p.add_argument("--method", required=True, help="a method of `fscompbio list`")
     p.add_argument("--param", type=_key_value, action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter of the method's selector, e.g. --param n_subsets=3000 (repeatable)")
-    p.add_argument("--model-selection", choices=["kta", "cv", "own"], default="kta",
+    p.add_argument("--model-selection", choices=["kta", "cv", "own"], default=None,
                    help="kta: subset and width by kernel target alignment (thesis algorithm 3); cv: nested "
-                        "stratified cross-validation of the SVM; own: the features the method's own test keeps "
-                        "(randsel: its selected set, thesis 4.2.4), the width by alignment (default: kta)")
+                        "cross-validation of the SVM (of kernel ridge regression for a real-valued label); own: the "
+                        "features the method's own test keeps (randsel: its selected set, thesis 4.2.4), the width "
+                        "by alignment (default: kta; cv for a real-valued label, where the alignment keeps too few "
+                        "features)")
     p.add_argument("--folds", type=_int_at_least(2), default=10,
                    help="outer folds, stratified by class (thesis 10; a real-valued label: shuffled k-fold)")
     p.add_argument("--fold", type=_int_at_least(0), action="append", default=None, metavar="K",
@@ -494,7 +496,7 @@ def _run_evaluate(args):
     from .evaluation import (CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, make_selector,
                              multiclass_fold, multiclass_seeds, outer_splits, regression_fold, regression_seeds,
                              regression_splits)
-    from .model_selection import KTASelect, OwnModelSelect
+    from .model_selection import KTASelect, NestedCVRegressionSelect, OwnModelSelect
 
     params = _check_method(args)
     _check_own_model(args)
@@ -502,9 +504,8 @@ def _run_evaluate(args):
     ds = _load(args, min_class_size=args.folds, tasks=("binary", "multiclass", "regression"))
     if ds.task == "multiclass" and args.model_selection == "own":
         raise UsageError(f"argument --model-selection: own is for two classes; {args.data} has several (kta or cv)")
-    if ds.task == "regression" and args.model_selection == "cv":
-        raise UsageError(f"argument --model-selection: cv chooses by a Gaussian SVM's accuracy, for classes; "
-                         f"{args.data} has a real-valued label (kta, or own for a method with a test of its own)")
+    if args.model_selection is None:
+        args.model_selection = "cv" if ds.task == "regression" else "kta"
     if ds.task == "regression" and args.folds > ds.n_samples:
         raise ValueError(f"{args.data}: --folds {args.folds} is more than its {ds.n_samples} samples")
     names = [str(n) for n in ds.feature_names]
@@ -526,7 +527,7 @@ def _run_evaluate(args):
         splits = regression_splits(ds.n_samples, args.folds, random_state=seeds.outer)
     else:
         splits = outer_splits(ds.y, args.folds, random_state=seeds.outer)
-    if args.model_selection == "cv":
+    if args.model_selection == "cv" and ds.task != "regression":
         smallest = min(int(np.min(np.unique(ds.y[splits[k][0]], return_counts=True)[1])) for k in folds_run)
         if smallest < args.inner_folds:
             raise ValueError(f"{args.data}: a training part has only {smallest} samples of one class, fewer than "
@@ -542,9 +543,11 @@ def _run_evaluate(args):
             if ds.task == "regression":
                 train, test = splits[k]
                 fold_seed = regression_seeds(args.seed, name, args.method, k)
+                nested = NestedCVRegressionSelect(**settings["widths"], sizes=args.sizes, inner_folds=args.inner_folds,
+                                                  random_state=fold_seed.inner)
                 out = regression_fold(ds.X, ds.y, train, test,
                                       make_selector(args.method, params, random_state=fold_seed.selector),
-                                      model_selection=args.model_selection, feature_names=names,
+                                      model_selection=args.model_selection, feature_names=names, cv=nested,
                                       kta=KTASelect(**settings["widths"], max_sizes=args.kta_max_sizes),
                                       own=OwnModelSelect(**settings["widths"]), standardize=args.standardize)
                 out.update(fold=k, selected_features=out["selected_names"])

@@ -51,7 +51,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_selection import SelectorMixin
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
 from sklearn.utils.class_weight import compute_class_weight
@@ -73,6 +73,7 @@ __all__ = [
     "ModelSelectionResult",
     "KTASelect",
     "NestedCVSelect",
+    "NestedCVRegressionSelect",
     "OwnModelSelect",
     "prefix_sizes",
     "default_cv_sizes",
@@ -826,6 +827,154 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
             sizes=cand,
             log10_multipliers=mults if gammas_abs is None else np.full(n_w, np.nan),
             scores=acc,
+        )
+
+
+class NestedCVRegressionSelect(_ModelSelectorMixin, BaseEstimator):
+    """:class:`NestedCVSelect` for a real-valued target: Gaussian kernel ridge regression in place of the SVM.
+
+    On each of ``inner_folds`` shuffled folds of the training data the selector is refitted on the inner
+    training part; for every candidate number of top-ranked features and every width, Gaussian kernel ridge
+    regression (its ridge chosen by leave-one-out error on the inner training part,
+    :func:`fscompbio.prediction.kernel_ridge_loo`) predicts the inner validation part. The candidate of least
+    mean squared validation error wins; ties go to the smaller number of features, then the smaller width. The
+    chosen size is applied to the ranking of the selector fitted on all the training data. A protocol of ours:
+    the thesis' nested cross-validation (section 2.5.1) is for two classes.
+
+    Parameters
+    ----------
+    selector : estimator or None, default=None
+        The ranking selector refitted on every inner fold and on all of ``X`` (cloned); it must accept a
+        real-valued ``y`` (give the HSIC selectors a Gaussian label kernel, e.g. with
+        :func:`fscompbio.evaluation.for_real_target`, when ``y`` holds whole numbers). ``None`` =
+        :class:`fscompbio.selection.BaHSIC` with ``label_kernel="gaussian"``.
+    sizes : array-like of int or None, default=None
+        Candidate numbers of features (``None``: a geometric grid of 10 sizes from 1 to n).
+    n_widths : int, default=7
+    low, high : float, default=-1.0, 1.0
+        Relative width grid, as in :class:`KTASelect`, with the median distance of the candidate features on
+        the inner training part.
+    gammas : array-like of float or None, default=None
+        An absolute grid instead.
+    inner_folds : int, default=10
+    alphas : array-like of float or None, default=None
+        The ridges (``None``: those of :class:`fscompbio.prediction.GaussianKernelRidge`).
+    random_state : int, RandomState instance or None, default=None
+        Shuffling of the inner folds.
+    inner_params : dict or None, default=None
+        Parameters set on the selector's clones refitted on the inner folds only (as in
+        :class:`NestedCVSelect`).
+
+    Attributes
+    ----------
+    selector_, features_, support_, n_features_, gamma_, sigma_, result_, n_features_in_
+        As in :class:`NestedCVSelect`.
+    score_ : float
+        The chosen model's mean squared inner validation error, negated (higher is better).
+    """
+
+    _parameter_constraints: dict = {
+        "selector": [HasMethods(["fit"]), None],
+        "sizes": ["array-like", None],
+        "n_widths": [Interval(Integral, 1, None, closed="left")],
+        "low": [Interval(Real, None, None, closed="neither")],
+        "high": [Interval(Real, None, None, closed="neither")],
+        "gammas": ["array-like", None],
+        "inner_folds": [Interval(Integral, 2, None, closed="left")],
+        "alphas": ["array-like", None],
+        "random_state": ["random_state"],
+        "inner_params": [dict, None],
+    }
+
+    def __init__(self, selector=None, *, sizes=None, n_widths=7, low=-1.0, high=1.0, gammas=None, inner_folds=10,
+                 alphas=None, random_state=None, inner_params=None):
+        self.selector = selector
+        self.sizes = sizes
+        self.n_widths = n_widths
+        self.low = low
+        self.high = high
+        self.gammas = gammas
+        self.inner_folds = inner_folds
+        self.alphas = alphas
+        self.random_state = random_state
+        self.inner_params = inner_params
+
+    def _selector(self):
+        from .selection import BaHSIC
+
+        return self.selector if self.selector is not None else BaHSIC(label_kernel="gaussian")
+
+    def _choose(self, X, y, selector):
+        self.selector_ = clone(selector).fit(X, y)
+        return self.select(X, y, selector, fitted=self.selector_)
+
+    def select(self, X, y, selector, *, fitted=None):
+        """Choose the number of top-ranked features and the width by inner CV of kernel ridge regression.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, n)
+        y : array-like of shape (m,), real
+        selector : estimator with ``fit`` and ``ranking_``
+            Cloned and refitted on every inner training fold.
+        fitted : fitted selector or None, default=None
+            The selector fitted on all of ``X``, whose ranking the chosen size is applied to.
+
+        Returns
+        -------
+        ModelSelectionResult
+        """
+        from .prediction import DEFAULT_ALPHAS, kernel_ridge_loo
+
+        self._validate_params()
+        if not hasattr(selector, "fit"):
+            raise ValueError(f"selector must have a fit method; got {selector!r}")
+        t0 = time.perf_counter()
+        X, y = check_X_y(X, y, dtype=np.float64, y_numeric=True)
+        if y.size < 2 * self.inner_folds:
+            raise ValueError(f"NestedCVRegressionSelect: {y.size} samples are too few for {self.inner_folds} inner "
+                             "folds of at least 2 training samples each")
+        alphas = DEFAULT_ALPHAS if self.alphas is None else self.alphas
+        gammas_abs = _check_gammas(self.gammas)
+        mults = _width_grid(self.n_widths, self.low, self.high)
+        n = X.shape[1]
+        rng = check_random_state(self.random_state)
+        cv = KFold(self.inner_folds, shuffle=True, random_state=rng.randint(2**31 - 1))
+        cand = default_cv_sizes(n) if self.sizes is None else NestedCVSelect(sizes=self.sizes)._candidate_sizes(n)
+        n_w = gammas_abs.size if gammas_abs is not None else mults.size
+        sse = np.zeros((cand.size, n_w))
+        inner_selector = clone(selector)
+        if self.inner_params:
+            inner_selector.set_params(**self.inner_params)
+        for itr, iva in cv.split(X):
+            inner = clone(inner_selector).fit(X[itr], y[itr])
+            n_tr = itr.size
+            iu = np.triu_indices(n_tr, k=1)
+            for k, D in _cum_sq_dists(X[np.concatenate([itr, iva])], X[itr], ranking_order(inner.ranking_), cand):
+                r = int(np.searchsorted(cand, k))
+                for j, gamma in enumerate(_gammas_for(D[:n_tr][iu], gammas_abs, mults)):
+                    K = np.exp(-gamma * D)
+                    coef, intercept, _, _ = kernel_ridge_loo(K[:n_tr], y[itr], alphas)
+                    sse[r, j] += np.sum((y[iva] - K[n_tr:] @ coef - intercept) ** 2)
+        mse = sse / y.size  # every sample is validated once
+        r, j = np.argwhere(mse == mse.min())[0]  # ties: the smaller model, then the smaller width
+
+        if fitted is None:
+            fitted = clone(selector).fit(X, y)
+        feats = ranking_order(fitted.ranking_)[: int(cand[r])].copy()
+        if gammas_abs is not None:
+            gamma = float(gammas_abs[j])
+        else:
+            gamma = float(_gammas_for(_pairwise_sq(X[:, feats]), None, mults[j]))
+        return ModelSelectionResult(
+            features=feats,
+            gamma=gamma,
+            sigma=float(gamma_to_sigma(gamma)),
+            score=float(-mse[r, j]),
+            seconds=time.perf_counter() - t0,
+            sizes=cand,
+            log10_multipliers=mults if gammas_abs is None else np.full(n_w, np.nan),
+            scores=-mse,
         )
 
 

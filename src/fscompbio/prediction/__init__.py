@@ -16,6 +16,8 @@ _EXPORTS = {
     "LPBoostMKL": "._mkl",
     "NadarayaWatsonRegressor": "._nadaraya_watson",
     "GaussianKernelRidge": "._kernel_ridge",
+    "kernel_ridge_loo": "._kernel_ridge",
+    "DEFAULT_ALPHAS": "._kernel_ridge",
     "GaussianSVC": "._svm",
     "PositionWeightMatrix": "._pwm",
     "CombinedSiteScorer": "._combination",

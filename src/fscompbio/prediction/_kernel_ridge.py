@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, _fit_context, validate_data
 from ..kernels import gaussian_kernel
 
-__all__ = ["GaussianKernelRidge", "DEFAULT_ALPHAS"]
+__all__ = ["GaussianKernelRidge", "DEFAULT_ALPHAS", "kernel_ridge_loo"]
 
 #: the ridges tried, relative to a kernel of unit diagonal (its eigenvalues sum to the number of samples)
 DEFAULT_ALPHAS = tuple(float(a) for a in np.logspace(-3, 2, 11))
@@ -79,23 +79,10 @@ class GaussianKernelRidge(RegressorMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
-        alphas = np.asarray(self.alphas, dtype=float).ravel()
-        if alphas.size == 0 or not np.all(np.isfinite(alphas)) or np.any(alphas <= 0):
-            raise ValueError(f"alphas must be positive and finite, at least one; got {self.alphas!r}")
         if X.shape[0] < 2:
             raise ValueError("GaussianKernelRidge needs at least 2 samples; got one sample")
-        self.intercept_ = float(y.mean())
-        yc = y - self.intercept_
-        lam, V = np.linalg.eigh(gaussian_kernel(X, gamma=self.gamma))
-        lam = np.clip(lam, 0.0, None)  # positive semi-definite; rounding can leave -1e-16
-        Vty = V.T @ yc
-        shrink = lam[:, None] / (lam[:, None] + alphas[None, :])  # eigenvalues of H, one column per ridge
-        fitted = V @ (shrink * Vty[:, None])
-        leverage = (V**2) @ shrink
-        residuals = (yc[:, None] - fitted) / (1.0 - leverage)
-        self.loo_mse_ = np.mean(residuals**2, axis=0)
-        self.alpha_ = float(alphas[self.loo_mse_ == self.loo_mse_.min()].max())  # ties: the larger ridge
-        self.dual_coef_ = V @ (Vty / (lam + self.alpha_))
+        self.dual_coef_, self.intercept_, self.alpha_, self.loo_mse_ = kernel_ridge_loo(
+            gaussian_kernel(X, gamma=self.gamma), y, self.alphas)
         self.X_fit_ = X
         return self
 
@@ -103,3 +90,43 @@ class GaussianKernelRidge(RegressorMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return gaussian_kernel(X, self.X_fit_, gamma=self.gamma) @ self.dual_coef_ + self.intercept_
+
+
+def kernel_ridge_loo(K, y, alphas=DEFAULT_ALPHAS):
+    """Kernel ridge regression on a kernel matrix, its ridge chosen by the exact leave-one-out error.
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        A positive semi-definite kernel on the training samples.
+    y : ndarray of shape (m,)
+    alphas : array-like of float
+        The ridges tried (positive).
+
+    Returns
+    -------
+    dual_coef : ndarray of shape (m,)
+        ``(K + alpha I)^-1 (y - mean(y))`` at the chosen ridge: predict ``K(x, X) @ dual_coef + intercept``.
+    intercept : float
+        ``mean(y)``.
+    alpha : float
+        The ridge of least mean squared leave-one-out residual (ties: the larger).
+    loo_mse : ndarray of shape (n_alphas,)
+        The mean squared leave-one-out residual ``(y_i - f(x_i)) / (1 - H_ii)`` of every ridge,
+        ``H = K (K + alpha I)^-1``, all from one eigendecomposition of ``K``.
+    """
+    alphas = np.asarray(alphas, dtype=float).ravel()
+    if alphas.size == 0 or not np.all(np.isfinite(alphas)) or np.any(alphas <= 0):
+        raise ValueError(f"alphas must be positive and finite, at least one; got {alphas.tolist()!r}")
+    y = np.asarray(y, dtype=float)
+    intercept = float(y.mean())
+    yc = y - intercept
+    lam, V = np.linalg.eigh(K)
+    lam = np.clip(lam, 0.0, None)  # positive semi-definite; rounding can leave -1e-16
+    Vty = V.T @ yc
+    shrink = lam[:, None] / (lam[:, None] + alphas[None, :])  # eigenvalues of H, one column per ridge
+    fitted = V @ (shrink * Vty[:, None])
+    leverage = (V**2) @ shrink
+    loo_mse = np.mean(((yc[:, None] - fitted) / (1.0 - leverage)) ** 2, axis=0)
+    alpha = float(alphas[loo_mse == loo_mse.min()].max())  # ties: the larger ridge
+    return V @ (Vty / (lam + alpha)), intercept, alpha, loo_mse
