@@ -182,8 +182,6 @@ def _package_version():
     return __version__
 
 
-
-
 def _load(args, min_class_size, tasks):
     """The data set of ``args.data`` (CSV or .npz), refused unless its task (two classes, several classes, a
     real-valued label: inferred from the labels) is one of ``tasks`` and each class has enough samples."""
@@ -427,8 +425,7 @@ def _args_evaluate(p):
                    help="kta: subset and width by kernel target alignment (thesis algorithm 3); cv: nested "
                         "cross-validation of the SVM (of kernel ridge regression for a real-valued label); own: the "
                         "features the method's own test keeps (randsel: its selected set, thesis 4.2.4), the width "
-                        "by alignment (default: kta; cv for a real-valued label, where the alignment keeps too few "
-                        "features)")
+                        "by alignment (default: kta; cv for a real-valued label, where its choices predict better)")
     p.add_argument("--folds", type=_int_at_least(2), default=10,
                    help="outer folds, stratified by class (thesis 10; a real-valued label: shuffled k-fold)")
     p.add_argument("--fold", type=_int_at_least(0), action="append", default=None, metavar="K",

@@ -3,11 +3,11 @@
 The thesis tests its selections on two classes; for a real-valued target (a drug response, an expression level)
 this module keeps every step of that protocol, the selector fitted on the training part, the model chosen on it
 by nested cross-validation, by kernel target alignment (thesis algorithm 3, with a Gaussian kernel on the target
-as the label kernel) or by the selector's own set, and replaces the Gaussian SVM by Gaussian kernel ridge regression at the chosen width
-(:class:`fscompbio.prediction.GaussianKernelRidge`, its ridge chosen by leave-one-out error on the training
-part; unlike a support vector regression's epsilon, nothing in it depends on the target's units). The outer
-folds are plain shuffled k-fold (there are no classes to stratify). This protocol is ours: the thesis and the
-papers it draws on state none for regression.
+as the label kernel) or by the selector's own set, and replaces the Gaussian SVM by Gaussian kernel ridge
+regression at the chosen width (:class:`fscompbio.prediction.GaussianKernelRidge`, its ridge chosen by
+leave-one-out error on the training part; unlike a support vector regression's epsilon, nothing in it depends on
+the target's units). The outer folds are plain shuffled k-fold (there are no classes to stratify). This protocol
+is ours: the thesis and the papers it draws on state none for regression.
 """
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ def regression_fold(X, y, train, test, selector, *, model_selection="cv", releva
     dict, or dict of model selection -> dict for a sequence
         ``r2`` (coefficient of determination on the test part), ``rmse``, ``mean_rmse`` (of predicting the
         training part's mean: the fold's chance level), ``alpha`` (the ridge), ``selected``, ``n_selected``,
-        ``precision``, ``recall``, ``gamma``, ``sigma``, ``score`` (the alignment), the timings of
+        ``precision``, ``recall``, ``gamma``, ``sigma``, ``score`` (the alignment, or nested CV's mean squared
+        validation error negated), the timings of
         :data:`fscompbio.evaluation.TIMING_KEYS`, ``n_train``, ``n_test``, ``n_features``, ``model_selection``.
     """
     X, y, train, test, settings = _fold_inputs(X, y, train, test, model_selection, feature_names, standardize,
