@@ -286,8 +286,8 @@ def _run_list(args):
     from .datasets import DATASETS
     from .evaluation import METHODS, TASK_METHODS
 
-    print("methods (fscompbio select|evaluate --method NAME; select also takes several classes or a real-valued "
-          "label):")
+    print("methods (fscompbio select|evaluate --method NAME; in brackets the labels each takes: two classes, "
+          "several, a real-valued one):")
     for name, spec in METHODS.items():
         tasks = ", ".join(t for t, (_, methods) in TASK_METHODS.items() if name in methods)
         print(f"  {name:20s} {spec.path.split(':')[1]} {spec.defaults or ''}{f' [{tasks}]' if tasks else ''}")
