@@ -12,10 +12,8 @@ from fscompbio.joblog import start_job_log
 start_job_log(snakemake.log[0])
 
 from fscompbio.datasets import load_dataset  # noqa: E402
-from fscompbio.evaluation import (make_selector, regression_fold, regression_seeds, regression_splits,  # noqa: E402
-                                  split_timing)
+from fscompbio.evaluation import evaluate_regression_folds, regression_seeds  # noqa: E402
 from fscompbio.io import write_json  # noqa: E402
-from fscompbio.model_selection import KTASelect, NestedCVRegressionSelect, OwnModelSelect  # noqa: E402
 
 p = snakemake.params
 dataset = snakemake.wildcards.dataset
@@ -25,28 +23,18 @@ if ds.task != "regression":
     raise ValueError(f"{snakemake.input[0]}: regression.folds.datasets lists {dataset!r}, whose label is {ds.task}, "
                      "not real-valued; list it under chapter3.datasets / chapter4.datasets (two classes) or "
                      "multiclass.datasets (several) instead")
+# the seeds the rule's params show (and rerun on) are those evaluate_regression_folds derives
 seeds = [regression_seeds(seed, dataset, p.method, k) for k in range(p.outer_folds)]
 if [s.selector for s in seeds] != list(p.seeds) or [s.inner for s in seeds] != list(p.inner_seeds) \
         or any(s.outer != p.folds_seed for s in seeds):
     raise RuntimeError(f"{snakemake.rule}: the rule's seeds of {p.method} differ from regression_seeds")
-names = [str(n) for n in ds.feature_names]
-relevant = ds.relevant if ds.relevant.size else None
-splits = regression_splits(ds.n_samples, p.outer_folds, random_state=p.folds_seed)
-results, timings = [], []
-for k, (train, test) in enumerate(splits):
-    selector = make_selector(p.method, p.selector, random_state=seeds[k].selector)
-    out = regression_fold(ds.X, ds.y, train, test, selector, model_selection=list(p.model_selection),
-                          relevant=relevant, kta=KTASelect(**p.widths, max_sizes=p.kta["max_sizes"]),
-                          own=OwnModelSelect(**p.widths), feature_names=names,
-                          cv=NestedCVRegressionSelect(**p.widths, sizes=p.cv["sizes"], inner_folds=p.cv["inner_folds"],
-                                                      random_state=seeds[k].inner))
-    res, tim = {}, {}
-    for ms, r in out.items():
-        logging.info("%s fold %d %s: R^2 %.3f, RMSE %.4g (the training mean's %.4g) with %d features", dataset, k, ms,
-                     r["r2"], r["rmse"], r["mean_rmse"], r["n_selected"])
-        res[ms], tim[ms] = split_timing(r)
-    results.append({"fold": k, "results": res})
-    timings.append({"fold": k, "timings": tim})
+results, timings = evaluate_regression_folds(
+    ds, p.method, range(p.outer_folds), seed=seed, dataset=dataset, selector_params=p.selector,
+    model_selection=p.model_selection, outer_folds=p.outer_folds, widths=p.widths, kta=p.kta, cv=p.cv)
+for fold in results:
+    for ms, r in fold["results"].items():
+        logging.info("%s fold %d %s: R^2 %.3f, RMSE %.4g (the training mean's %.4g) with %d features", dataset,
+                     fold["fold"], ms, r["r2"], r["rmse"], r["mean_rmse"], r["n_selected"])
 ident = {"dataset": dataset, "method": p.method}
 write_json({**ident, "folds": results}, snakemake.output.json)
 write_json({**ident, "folds": timings}, snakemake.output.timing)

@@ -148,3 +148,22 @@ def test_the_dotted_line_is_the_majority_class_rate(chance):
     plt.close(fig)
     with pytest.raises(ValueError, match="chance must be in"):
         plot_method_panels(pd.DataFrame(rows), chance=1.5)
+
+
+def test_a_real_valued_label_draws_r2_below_zero_and_the_empty_folds_note():
+    """A regression summary: R^2 in the first panel, its axis reaching below 0 where a fold predicted worse than the
+    training mean, the dotted line at 0, and an empty own set noted with what it predicts."""
+    import matplotlib.pyplot as plt
+
+    rows = [{"method": m, "model_selection": ms, "r2_mean": 0.6, "r2_min": -0.4 if m == "b" else 0.3,
+             "r2_max": 0.9, "rmse_mean": 1.0, "n_selected_mean": 3.0, "n_selected_min": 0.0 if ms == "own" else 2.0,
+             "n_selected_max": 4.0, "mean_variance": 0.1, "log_likelihood": -3.0, "union_is_all": False,
+             "mean_rmse_mean": 1.5}
+            for m in ("a", "b") for ms in ("cv", "kta", "own")]
+    fig = plot_method_panels(pd.DataFrame(rows))
+    r2 = fig.axes[0]
+    assert r2.get_title() == "R\u00b2 (held-out)" and r2.get_ylim()[0] == pytest.approx(-0.45)
+    dotted = [line for line in r2.get_lines() if line.get_linestyle() == ":"]
+    assert len(dotted) == 1 and dotted[0].get_ydata()[0] == 0.0
+    assert any("there it predicts the training mean" in t.get_text() for t in fig.texts)
+    plt.close(fig)

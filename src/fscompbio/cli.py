@@ -490,10 +490,8 @@ def _fold_table(folds, names, summary):
 
 
 def _run_evaluate(args):
-    from .evaluation import (CHAPTER_METHODS, aggregate_folds, evaluate_folds, fold_seeds, make_selector,
-                             multiclass_fold, multiclass_seeds, outer_splits, regression_fold, regression_seeds,
-                             regression_splits)
-    from .model_selection import KTASelect, NestedCVRegressionSelect, OwnModelSelect
+    from .evaluation import (CHAPTER_METHODS, aggregate_folds, evaluate_folds, evaluate_regression_folds, fold_seeds,
+                             multiclass_fold, multiclass_seeds, outer_splits)
 
     params = _check_method(args)
     _check_own_model(args)
@@ -510,9 +508,8 @@ def _run_evaluate(args):
     if ds.task == "multiclass":  # the seeds of the workflow's multiclass stage (figure figM_1)
         chapter = "multiclass"
         seeds = multiclass_seeds(args.seed, name, args.method, 0)
-    elif ds.task == "regression":  # no workflow stage: seeds of their own
+    elif ds.task == "regression":  # the workflow's regression folds (evaluation.evaluate_regression_folds)
         chapter = "regression"
-        seeds = regression_seeds(args.seed, name, args.method, 0)
     else:
         chapter = args.chapter or next((c for c, ms in CHAPTER_METHODS.items() if args.method in ms), "chapter3")
         seeds = fold_seeds(args.seed, chapter, name, args.method, 0)
@@ -520,9 +517,7 @@ def _run_evaluate(args):
     if folds_run[-1] >= args.folds:
         raise UsageError(f"argument --fold: fold {folds_run[-1]} out of range for --folds {args.folds} (0 to "
                          f"{args.folds - 1})")
-    if ds.task == "regression":
-        splits = regression_splits(ds.n_samples, args.folds, random_state=seeds.outer)
-    else:
+    if ds.task != "regression":
         splits = outer_splits(ds.y, args.folds, random_state=seeds.outer)
     if args.model_selection == "cv" and ds.task != "regression":
         smallest = min(int(np.min(np.unique(ds.y[splits[k][0]], return_counts=True)[1])) for k in folds_run)
@@ -537,18 +532,7 @@ def _run_evaluate(args):
     folds = []
     with _about(args.data):
         for k in _progress(folds_run, desc=f"{args.method} folds", unit="fold"):
-            if ds.task == "regression":
-                train, test = splits[k]
-                fold_seed = regression_seeds(args.seed, name, args.method, k)
-                nested = NestedCVRegressionSelect(**settings["widths"], sizes=args.sizes, inner_folds=args.inner_folds,
-                                                  random_state=fold_seed.inner)
-                out = regression_fold(ds.X, ds.y, train, test,
-                                      make_selector(args.method, params, random_state=fold_seed.selector),
-                                      model_selection=args.model_selection, feature_names=names, cv=nested,
-                                      kta=KTASelect(**settings["widths"], max_sizes=args.kta_max_sizes),
-                                      own=OwnModelSelect(**settings["widths"]), standardize=args.standardize)
-                out.update(fold=k, selected_features=out["selected_names"])
-            elif ds.task == "multiclass":
+            if ds.task == "multiclass":
                 train, test = splits[k]
                 fold_seed = multiclass_seeds(args.seed, name, args.method, k)
                 out = multiclass_fold(ds.X, ds.y, train, test, args.method, model_selection=args.model_selection,
@@ -556,9 +540,15 @@ def _run_evaluate(args):
                                       cv=settings["cv"], C=args.C, random_state=fold_seed.selector,
                                       inner_seed=fold_seed.inner, standardize=args.standardize)
                 out.update(fold=k, selected_features=[names[j] for j in out["selected"]])
-            else:
-                res, tim = evaluate_folds(ds, args.method, [k], seed=args.seed, chapter=chapter, dataset=name,
-                                          selector_params=params, **settings)
+            else:  # the workflow's folds of two classes (chapters 3 and 4) or of a real-valued label
+                if ds.task == "regression":
+                    res, tim = evaluate_regression_folds(
+                        ds, args.method, [k], seed=args.seed, dataset=name, selector_params=params,
+                        **{key: settings[key] for key in ("model_selection", "outer_folds", "widths", "kta", "cv",
+                                                          "standardize")})
+                else:
+                    res, tim = evaluate_folds(ds, args.method, [k], seed=args.seed, chapter=chapter, dataset=name,
+                                              selector_params=params, **settings)
                 out = {**res[0]["results"][args.model_selection], **tim[0]["timings"][args.model_selection]}
                 out.update(fold=k, selected_features=out["selected_names"])
             folds.append(out)

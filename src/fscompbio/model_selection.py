@@ -743,6 +743,23 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
             return np.concatenate([support, rest]), np.array([support.size])
         return ranking_order(fitted.ranking_), self._candidate_sizes(n_features)
 
+    # the steps a nested CV of another predictor replaces (NestedCVRegressionSelect)
+    def _check_data(self, X, y):
+        return check_X_y(X, y, dtype=np.float64)
+
+    def _splitter(self, seed):
+        return StratifiedKFold(self.inner_folds, shuffle=True, random_state=seed)
+
+    def _fold_scorer(self, y_tr, y_va):
+        """The score of a (size, width) candidate on one inner fold from its kernel blocks (training x training,
+        validation x training), summed over the folds: the SVM's validation accuracy."""
+        svm = _PrecomputedSVC(self.C, y_tr)
+        return lambda K_tr, K_va: np.mean(svm.predict(K_tr, K_va) == y_va)
+
+    def _mean_score(self, total, y):
+        """The criterion of every candidate from its fold scores' sum (higher is better)."""
+        return total / self.inner_folds
+
     def select(self, X, y, selector, *, fitted=None):
         """Choose the number of top-ranked features and the width by inner CV.
 
@@ -766,16 +783,16 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         if not hasattr(selector, "fit"):
             raise ValueError(f"selector must have a fit method; got {selector!r}")
         t0 = time.perf_counter()
-        X, y = check_X_y(X, y, dtype=np.float64)
+        X, y = self._check_data(X, y)
         gammas_abs = _check_gammas(self.gammas)
         mults = _width_grid(self.n_widths, self.low, self.high)
         n = X.shape[1]
         rng = check_random_state(self.random_state)
-        cv = StratifiedKFold(self.inner_folds, shuffle=True, random_state=rng.randint(2**31 - 1))
+        cv = self._splitter(rng.randint(2**31 - 1))
         n_w = gammas_abs.size if gammas_abs is not None else mults.size
 
         cand = None
-        acc_sum = None
+        total = None
         inner_selector = clone(selector)
         if self.inner_params:
             try:
@@ -787,14 +804,13 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
             order, sizes = self._ordered_candidates(inner, n)
             if cand is None:
                 cand = sizes
-                acc_sum = np.zeros((cand.size, n_w))
+                total = np.zeros((cand.size, n_w))
             # with sizes="support" each inner fit keeps its own subset (one candidate, row 0)
             support_mode = isinstance(self.sizes, str)
             # one distance array for the training rows then the validation rows, against the training rows
             n_tr = itr.size
             iu = np.triu_indices(n_tr, k=1)
-            svm = _PrecomputedSVC(self.C, y[itr])
-            y_va = y[iva]
+            score = self._fold_scorer(y[itr], y[iva])
             K = np.empty((y.size, n_tr))  # the kernel of one (size, width), rewritten in place
             for k, D in _cum_sq_dists(X[np.concatenate([itr, iva])], X[itr], order, sizes):
                 r = 0 if support_mode else int(np.searchsorted(cand, k))
@@ -802,8 +818,8 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
                 for j, gamma in enumerate(g):
                     np.multiply(D, -gamma, out=K)
                     np.exp(K, out=K)
-                    acc_sum[r, j] += np.mean(svm.predict(K[:n_tr], K[n_tr:]) == y_va)
-        acc = acc_sum / self.inner_folds
+                    total[r, j] += score(K[:n_tr], K[n_tr:])
+        acc = self._mean_score(total, y)
         best = acc.max()
         # ties: smaller model first (sizes increase), then smaller width (grid order)
         r, j = np.argwhere(acc == best)[0]
@@ -830,7 +846,7 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         )
 
 
-class NestedCVRegressionSelect(_ModelSelectorMixin, BaseEstimator):
+class NestedCVRegressionSelect(NestedCVSelect):
     """:class:`NestedCVSelect` for a real-valued target: Gaussian kernel ridge regression in place of the SVM.
 
     On each of ``inner_folds`` shuffled folds of the training data the selector is refitted on the inner
@@ -848,22 +864,10 @@ class NestedCVRegressionSelect(_ModelSelectorMixin, BaseEstimator):
         real-valued ``y`` (give the HSIC selectors a Gaussian label kernel, e.g. with
         :func:`fscompbio.evaluation.for_real_target`, when ``y`` holds whole numbers). ``None`` =
         :class:`fscompbio.selection.BaHSIC` with ``label_kernel="gaussian"``.
-    sizes : array-like of int or None, default=None
-        Candidate numbers of features (``None``: a geometric grid of 10 sizes from 1 to n).
-    n_widths : int, default=7
-    low, high : float, default=-1.0, 1.0
-        Relative width grid, as in :class:`KTASelect`, with the median distance of the candidate features on
-        the inner training part.
-    gammas : array-like of float or None, default=None
-        An absolute grid instead.
-    inner_folds : int, default=10
+    sizes, n_widths, low, high, gammas, inner_folds, random_state, inner_params
+        As in :class:`NestedCVSelect` (the inner folds are shuffled k-fold, not stratified).
     alphas : array-like of float or None, default=None
         The ridges (``None``: those of :class:`fscompbio.prediction.GaussianKernelRidge`).
-    random_state : int, RandomState instance or None, default=None
-        Shuffling of the inner folds.
-    inner_params : dict or None, default=None
-        Parameters set on the selector's clones refitted on the inner folds only (as in
-        :class:`NestedCVSelect`).
 
     Attributes
     ----------
@@ -874,16 +878,8 @@ class NestedCVRegressionSelect(_ModelSelectorMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "selector": [HasMethods(["fit"]), None],
-        "sizes": ["array-like", None],
-        "n_widths": [Interval(Integral, 1, None, closed="left")],
-        "low": [Interval(Real, None, None, closed="neither")],
-        "high": [Interval(Real, None, None, closed="neither")],
-        "gammas": ["array-like", None],
-        "inner_folds": [Interval(Integral, 2, None, closed="left")],
+        **{k: v for k, v in NestedCVSelect._parameter_constraints.items() if k != "C"},
         "alphas": ["array-like", None],
-        "random_state": ["random_state"],
-        "inner_params": [dict, None],
     }
 
     def __init__(self, selector=None, *, sizes=None, n_widths=7, low=-1.0, high=1.0, gammas=None, inner_folds=10,
@@ -908,74 +904,30 @@ class NestedCVRegressionSelect(_ModelSelectorMixin, BaseEstimator):
         self.selector_ = clone(selector).fit(X, y)
         return self.select(X, y, selector, fitted=self.selector_)
 
-    def select(self, X, y, selector, *, fitted=None):
-        """Choose the number of top-ranked features and the width by inner CV of kernel ridge regression.
-
-        Parameters
-        ----------
-        X : array-like of shape (m, n)
-        y : array-like of shape (m,), real
-        selector : estimator with ``fit`` and ``ranking_``
-            Cloned and refitted on every inner training fold.
-        fitted : fitted selector or None, default=None
-            The selector fitted on all of ``X``, whose ranking the chosen size is applied to.
-
-        Returns
-        -------
-        ModelSelectionResult
-        """
-        from .prediction import DEFAULT_ALPHAS, kernel_ridge_loo
-
-        self._validate_params()
-        if not hasattr(selector, "fit"):
-            raise ValueError(f"selector must have a fit method; got {selector!r}")
-        t0 = time.perf_counter()
+    def _check_data(self, X, y):
         X, y = check_X_y(X, y, dtype=np.float64, y_numeric=True)
         if y.size < 2 * self.inner_folds:
             raise ValueError(f"NestedCVRegressionSelect: {y.size} samples are too few for {self.inner_folds} inner "
                              "folds of at least 2 training samples each")
-        alphas = DEFAULT_ALPHAS if self.alphas is None else self.alphas
-        gammas_abs = _check_gammas(self.gammas)
-        mults = _width_grid(self.n_widths, self.low, self.high)
-        n = X.shape[1]
-        rng = check_random_state(self.random_state)
-        cv = KFold(self.inner_folds, shuffle=True, random_state=rng.randint(2**31 - 1))
-        cand = default_cv_sizes(n) if self.sizes is None else NestedCVSelect(sizes=self.sizes)._candidate_sizes(n)
-        n_w = gammas_abs.size if gammas_abs is not None else mults.size
-        sse = np.zeros((cand.size, n_w))
-        inner_selector = clone(selector)
-        if self.inner_params:
-            inner_selector.set_params(**self.inner_params)
-        for itr, iva in cv.split(X):
-            inner = clone(inner_selector).fit(X[itr], y[itr])
-            n_tr = itr.size
-            iu = np.triu_indices(n_tr, k=1)
-            for k, D in _cum_sq_dists(X[np.concatenate([itr, iva])], X[itr], ranking_order(inner.ranking_), cand):
-                r = int(np.searchsorted(cand, k))
-                for j, gamma in enumerate(_gammas_for(D[:n_tr][iu], gammas_abs, mults)):
-                    K = np.exp(-gamma * D)
-                    coef, intercept, _, _ = kernel_ridge_loo(K[:n_tr], y[itr], alphas)
-                    sse[r, j] += np.sum((y[iva] - K[n_tr:] @ coef - intercept) ** 2)
-        mse = sse / y.size  # every sample is validated once
-        r, j = np.argwhere(mse == mse.min())[0]  # ties: the smaller model, then the smaller width
+        return X, y
 
-        if fitted is None:
-            fitted = clone(selector).fit(X, y)
-        feats = ranking_order(fitted.ranking_)[: int(cand[r])].copy()
-        if gammas_abs is not None:
-            gamma = float(gammas_abs[j])
-        else:
-            gamma = float(_gammas_for(_pairwise_sq(X[:, feats]), None, mults[j]))
-        return ModelSelectionResult(
-            features=feats,
-            gamma=gamma,
-            sigma=float(gamma_to_sigma(gamma)),
-            score=float(-mse[r, j]),
-            seconds=time.perf_counter() - t0,
-            sizes=cand,
-            log10_multipliers=mults if gammas_abs is None else np.full(n_w, np.nan),
-            scores=-mse,
-        )
+    def _splitter(self, seed):
+        return KFold(self.inner_folds, shuffle=True, random_state=seed)
+
+    def _fold_scorer(self, y_tr, y_va):
+        """Kernel ridge's summed squared validation error, negated."""
+        from .prediction import DEFAULT_ALPHAS, kernel_ridge_loo
+
+        alphas = DEFAULT_ALPHAS if self.alphas is None else self.alphas
+
+        def score(K_tr, K_va):
+            coef, intercept, _, _ = kernel_ridge_loo(K_tr, y_tr, alphas)
+            return -np.sum((y_va - K_va @ coef - intercept) ** 2)
+
+        return score
+
+    def _mean_score(self, total, y):
+        return total / y.size  # every sample is validated once: the mean squared error, negated
 
 
 def _pairwise_sq(A):

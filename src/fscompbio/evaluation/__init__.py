@@ -23,7 +23,8 @@ Cleavage sites (chapter 5) are evaluated in :mod:`fscompbio.cleavage`.
 Regression recovery (Sun, Yao and Goodison 2015, figure 2): :func:`recovery_fraction`,
 :func:`recovery_trial`, :func:`recovery_trials`, :func:`recovery_table`. Outer folds of a real-valued target
 (the protocol with Gaussian kernel ridge regression in place of the SVM; ours): :func:`regression_fold`,
-:func:`regression_splits`, :func:`regression_seeds`.
+:func:`regression_splits`, :func:`regression_seeds`, :func:`evaluate_regression_folds` (the workflow's and
+``fscompbio evaluate``'s).
 
 Multi-class (figure figM_1): :func:`multiclass_fold` (HSIC selectors with the one-hot label kernel and
 :class:`OneHotKTASelect`, or the one-vs-rest l1-logistic baseline :func:`ovr_l1_logistic_fold`).
@@ -67,7 +68,8 @@ from ._protocol import (
 from ._oracle import ORACLES, oracle_accuracy
 from ._multiclass import OneHotKTASelect, multiclass_fold, multiclass_seeds, multiclass_table, ovr_l1_logistic_fold
 from ._recovery import recovery_fraction, recovery_table, recovery_trial, recovery_trials
-from ._regression_folds import REGRESSION_MODEL_SELECTIONS, regression_fold, regression_seeds, regression_splits
+from ._regression_folds import (REGRESSION_MODEL_SELECTIONS, evaluate_regression_folds, regression_fold,
+                               regression_seeds, regression_splits)
 from ._reshuffle import reshuffle_table, reshuffled_nested_cv
 
 __all__ = [
@@ -102,6 +104,7 @@ __all__ = [
     "recovery_trials",
     "recovery_table",
     "REGRESSION_MODEL_SELECTIONS",
+    "evaluate_regression_folds",
     "regression_fold",
     "regression_seeds",
     "regression_splits",

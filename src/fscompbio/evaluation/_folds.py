@@ -123,11 +123,8 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
     own = OwnModelSelect(**widths)
     relevant = ds.relevant if ds.relevant.size else None  # real data: no ground truth, no precision/recall
     names = [str(n) for n in ds.feature_names]
-    results, timings = [], []
-    for fold in folds:
-        if not 0 <= fold < len(splits):
-            raise ValueError(f"fold {fold!r} out of range for outer_folds={outer_folds!r}")
-        train, test = splits[fold]
+
+    def run(fold, train, test):
         seeds = fold_seeds(seed, chapter, dataset, method, fold)
         selector = make_selector(method, selector_params, random_state=seeds.selector)
         nested = NestedCVSelect(**widths, sizes=spec.cv_sizes or cv.get("sizes"), inner_folds=cv.get("inner_folds", 10),
@@ -137,12 +134,26 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
         out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=list(model_selection),
                              relevant=relevant, kta=kta_sel, cv=nested, own=own, kta_abs=kta_abs, C=svm_C,
                              feature_names=names, standardize=standardize)
-        res, tim = {}, {}
         for ms, r in out.items():
             log.info("%s: accuracy %.3f with %d features (precision %s, recall %s), sigma %.3g; %.2f s (selection "
                      "%.2f s, model selection %.2f s)", ms, r["accuracy"], r["n_selected"], r["precision"],
                      r["recall"], r["sigma"] if r["sigma"] is not None else float("nan"), r["seconds_total"],
                      r["seconds_selection"], r["seconds_model_selection"])
+        return out
+
+    return _run_folds(folds, splits, outer_folds, run)
+
+
+def _run_folds(folds, splits, outer_folds, run):
+    """``run(fold, train, test)`` (a dict of model selection -> one outer fold's result) over ``folds`` of
+    ``splits``: one ``{"fold": k, "results": ...}`` and one ``{"fold": k, "timings": ...}`` per fold, each result
+    split from its wall-clock fields (:func:`split_timing`)."""
+    results, timings = [], []
+    for fold in folds:
+        if not 0 <= fold < len(splits):
+            raise ValueError(f"fold {fold!r} out of range for outer_folds={outer_folds!r}")
+        res, tim = {}, {}
+        for ms, r in run(fold, *splits[fold]).items():
             res[ms], tim[ms] = split_timing(r)
         results.append({"fold": fold, "results": res})
         timings.append({"fold": fold, "timings": tim})

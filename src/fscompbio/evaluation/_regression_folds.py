@@ -22,11 +22,12 @@ from sklearn.model_selection import KFold
 from ..model_selection import KTASelect, NestedCVRegressionSelect, OwnModelSelect
 from ..prediction import GaussianKernelRidge
 from ..seeding import derive_seed
-from ._folds import FoldSeeds
-from ._methods import for_real_target
+from ._folds import FoldSeeds, _run_folds
+from ._methods import for_real_target, make_selector
 from ._protocol import ABSOLUTE_GAMMAS, _choose_model, _fit_selector, _fold_inputs, _fold_result
 
-__all__ = ["REGRESSION_MODEL_SELECTIONS", "regression_fold", "regression_seeds", "regression_splits"]
+__all__ = ["REGRESSION_MODEL_SELECTIONS", "evaluate_regression_folds", "regression_fold", "regression_seeds",
+           "regression_splits"]
 
 #: the model selections of a real-valued target: nested cross-validation of kernel ridge regression, alignment
 #: with a Gaussian label kernel (relative or absolute width grid), the selector's own set
@@ -100,10 +101,9 @@ def regression_fold(X, y, train, test, selector, *, model_selection="cv", releva
     Xtr, ytr = X[train], y[train]
     # the target is real-valued even where its values are whole numbers: a Gaussian label kernel throughout
     selector = for_real_target(clone(selector))
-    kta, own, kta_abs = (None if m is None else for_real_target(clone(m)) for m in (kta, own, kta_abs))
-    kta = kta if kta is not None else KTASelect(label_kind="gaussian")
-    own = own if own is not None else OwnModelSelect(label_kind="gaussian")
-    kta_abs = kta_abs if kta_abs is not None else KTASelect(gammas=ABSOLUTE_GAMMAS, label_kind="gaussian")
+    kta = for_real_target(clone(kta if kta is not None else KTASelect()))
+    own = for_real_target(clone(own if own is not None else OwnModelSelect()))
+    kta_abs = for_real_target(clone(kta_abs if kta_abs is not None else KTASelect(gammas=ABSOLUTE_GAMMAS)))
     cv = cv if cv is not None else NestedCVRegressionSelect(random_state=0)
     fitted, t_sel, position = _fit_selector(selector, Xtr, ytr, feature_names)
     mean_pred = np.full(test.size, ytr.mean())
@@ -127,3 +127,55 @@ def regression_fold(X, y, train, test, selector, *, model_selection="cv", releva
                                n_train=train.size, n_test=test.size, n_features=X.shape[1], position=position,
                                feature_names=feature_names)
     return out[model_selection] if isinstance(model_selection, str) else out
+
+
+def evaluate_regression_folds(ds, method, folds, *, seed, dataset, selector_params=None, model_selection=("cv",),
+                              outer_folds=10, widths=None, kta=None, cv=None, standardize=False):
+    """Outer folds ``folds`` of :func:`regression_fold` for one method on a data set with a real-valued label,
+    with the seeds of :func:`regression_seeds`: the workflow's regression folds and ``fscompbio evaluate``'s.
+
+    Parameters
+    ----------
+    ds : Dataset
+        A data set with a real-valued label.
+    method : str
+        A method of :data:`fscompbio.evaluation.METHODS` that takes a real-valued label.
+    folds : sequence of int
+        The outer folds to run, in ``[0, outer_folds)``.
+    seed, dataset
+        The keys of :func:`regression_seeds`.
+    selector_params : dict or None
+        Keyword arguments of the method's selector.
+    model_selection : sequence of str
+        Model selections of :data:`REGRESSION_MODEL_SELECTIONS`, each reading the same selector fit.
+    outer_folds : int
+    widths : dict or None
+        ``n_widths``, ``low``, ``high`` of the relative width grid.
+    kta : dict or None
+        ``max_sizes`` of the alignment's prefix sizes (None: every prefix).
+    cv : dict or None
+        ``inner_folds`` (default 10) and ``sizes`` of nested cross-validation.
+    standardize : bool
+        Scale the features by the training part's mean and sd.
+
+    Returns
+    -------
+    results, timings : list of dict
+        One ``{"fold": k, "results": {model selection: result}}`` (each naming its features) and one
+        ``{"fold": k, "timings": {...}}`` per fold, as :func:`fscompbio.evaluation.evaluate_folds`.
+    """
+    widths, kta, cv = dict(widths or {}), dict(kta or {}), dict(cv or {})
+    splits = regression_splits(ds.n_samples, outer_folds, random_state=regression_seeds(seed, dataset, method, 0).outer)
+    names = [str(n) for n in ds.feature_names]
+
+    def run(fold, train, test):
+        seeds = regression_seeds(seed, dataset, method, fold)
+        return regression_fold(
+            ds.X, ds.y, train, test, make_selector(method, selector_params, random_state=seeds.selector),
+            model_selection=list(model_selection), relevant=ds.relevant if ds.relevant.size else None,
+            cv=NestedCVRegressionSelect(**widths, sizes=cv.get("sizes"), inner_folds=cv.get("inner_folds", 10),
+                                        random_state=seeds.inner),
+            kta=KTASelect(**widths, max_sizes=kta.get("max_sizes")), own=OwnModelSelect(**widths),
+            feature_names=names, standardize=standardize)
+
+    return _run_folds(folds, splits, outer_folds, run)
