@@ -5,13 +5,18 @@ gives, term by term, what a screen can compute on every feature at once (see
 :func:`pair_product_screen`). The first-order term is each feature's squared
 correlation with the label (what randSel's first-order screen estimates); the
 second-order term holds, for every pair ``(a, b)``, ``4 (y_c' (x_a * x_b))^2``:
-the interactions (an XOR pair) that no first-order statistic can see.
+the interactions (an XOR pair) that no first-order statistic can see. A
+real-valued label enters both by its normal scores
+(:func:`centred_label_columns`), so that their tests keep their level
+whatever the label's tails.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from scipy.stats import chi2, false_discovery_control
+
+from .._scaling import normal_scores
 
 __all__ = ["pair_product_screen", "centred_label_columns", "pair_pvalues", "main_effect_scores", "main_effect_pvalues"]
 
@@ -22,11 +27,21 @@ CANDIDATES_PER_PAIR = 20
 
 
 def centred_label_columns(y):
-    """The centred label as columns ``(n_samples, q)``: one column for a binary or real target (its codes
-    centred), one centred indicator per class for more than two classes."""
+    """The centred label as columns ``(n_samples, q)``: one column for a binary target (its codes centred) and
+    for a real target (its normal scores, :func:`fscompbio._scaling.normal_scores`, centred), one centred
+    indicator per class for more than two classes.
+
+    A real target enters by its normal scores, not its values, so that the chi-squared law of
+    :func:`pair_pvalues` and :func:`main_effect_pvalues` holds whatever the target's tails. Their law is the
+    normal limit of a sum of ``y_i x_i`` over the label's permutations; with a skewed target (a few samples
+    many standard deviations out) and a product of two features, a handful of terms carries the sum and its
+    tails are far heavier than the normal law's, so a test at the Bonferroni level over all pairs rejects
+    under permuted labels almost every time. The normal scores are a monotone transform: a pair or feature
+    whose values follow the label's ranks still scores high (``bench/bench_pair_screen_real_label.py``).
+    """
     y = np.asarray(y)
     if y.dtype.kind in "fc" and np.unique(y).size > 2:
-        Y = y.astype(float)[:, None]
+        Y = normal_scores(y.astype(float)[:, None])
     else:
         classes, inv = np.unique(y, return_inverse=True)
         if classes.size <= 2:
@@ -201,8 +216,10 @@ def pair_pvalues(scores, y, n_features, *, diagonal=True):
     the centred label with any fixed column has mean 0 and variance
     ``1 / (m - 1)`` over the label's permutations, and ``(m - 1) r^2`` is
     asymptotically ``chi^2_1``: the p-value of a binary or real target's
-    score. With ``q > 2`` classes the score sums the squared correlations of
-    the ``q`` class indicators; it is at most ``R^2 / (1 - max_c p_c)``, with
+    score (a real target's by its normal scores, :func:`centred_label_columns`,
+    whose light tails keep the limit accurate at the Bonferroni level). With
+    ``q > 2`` classes the score sums the squared correlations of the ``q``
+    class indicators; it is at most ``R^2 / (1 - max_c p_c)``, with
     ``R^2`` the one-way ANOVA's share of the product's variance explained by
     the classes (``p_c`` the class proportions) and ``(m - 1) R^2``
     asymptotically ``chi^2_{q-1}``, so ``chi2.sf((m - 1)(1 - max_c p_c) s,

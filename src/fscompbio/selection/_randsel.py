@@ -11,14 +11,14 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.stats import norm, rankdata
+from scipy.stats import norm
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
-from .._scaling import standardize
+from .._scaling import normal_scores, standardize  # noqa: F401  (normal_scores: re-exported)
 from .._validation import check_target
 from .._warnings import warn
 from ..kernels import task_of_target
@@ -76,18 +76,6 @@ MAIN_EFFECT_WEIGHT = 1.5
 #: reproduce those runs' randSel
 ARCHIVED_RANDSEL = {"width_scale": "minus", "width": 0.22, "standardize": True, "screen_pairs": 0,
                     "fix_main_effects": False, "main_effect_weight": 0.0}
-
-
-def normal_scores(X):
-    """Every column replaced by its normal scores ``Phi^-1((rank - 1/2) / m)`` (ties: average ranks).
-
-    A monotone transform of each feature to a standard normal marginal, so that an equal-width Gaussian
-    kernel weighs the features equally in distribution, not only in variance: a feature with a few
-    extreme values (linear Zhang with feature noise) no longer has its bulk compressed by them and its
-    distances dominated by them. Constant columns become 0.
-    """
-    m = X.shape[0]
-    return norm.ppf((rankdata(X, axis=0) - 0.5) / m)
 
 
 #: under ``standardize="auto_skip"``, a value of a heavy-tailed feature further than this many robust standard
@@ -410,7 +398,9 @@ class RandSel(SelectorMixin, BaseEstimator):
     screen_pairs : int, default=5
         On data wider than ``pair_screen_above`` features, the
         ``screen_pairs`` feature pairs whose product is most correlated with
-        the centred label (the second-order term of the alignment,
+        the centred label (a real-valued label's normal scores, so that the
+        test keeps its level whatever the label's tails; the second-order
+        term of the alignment,
         :func:`fscompbio.selection._pair_screen.pair_product_screen`) are
         scored; a pair significant at level ``alpha`` over all pairs is fixed
         (never culled), and on screened data the members of all of them are
