@@ -162,6 +162,24 @@ def _comparison(option, tables):
     return {k: t for k, t in tables.items() if k != drop}
 
 
+# --------------------------------------------------------------------------
+# Sun, Yao & Goodison (2015): which methods "the four competing methods" are
+# --------------------------------------------------------------------------
+#: the methods figure R.2 runs that Sun, Yao & Goodison compare local learning with (their four are HSIC Lasso,
+#: SpAM, RGS and HMKL, section 4.1; only HSIC Lasso is implemented here)
+SUN_COMPETITORS = ("hsic_lasso",)
+
+
+def _competitors(option, tables):
+    if option == "figure" or "figR_2" not in tables:
+        return dict(tables)
+    r = tables["figR_2"]
+    keep = r["method"].isin(("local_learning", *SUN_COMPETITORS))
+    if not r.loc[keep, "method"].isin(SUN_COMPETITORS).any():
+        raise NotEvaluable(f"figR_2: none of the paper's competitors ({', '.join(SUN_COMPETITORS)}) in this run")
+    return {**tables, "figR_2": r[keep]}
+
+
 READINGS: dict[str, Reading] = {r.id: r for r in (
     Reading(
         "width_grid", "the grid of Gaussian widths over which KTA (thesis algorithm 3) picks the width of maximum "
@@ -216,6 +234,13 @@ READINGS: dict[str, Reading] = {r.id: r for r in (
          "equal_data": "at equal training data: figure 5.5's learning curve, original and sparse-filtering "
                        "features at each training size"},
         "table", _comparison),
+    Reading(
+        "competitors", "the methods local learning is compared with in figure R.2",
+        "Sun, Yao & Goodison (2015), section 4.1: \"outperforms the four competing methods\" (HSIC Lasso, SpAM, "
+        "RGS and HMKL); the figure here runs HSIC Lasso beside this study's BaHSIC and randSel",
+        {"figure": "every other method of the figure: HSIC Lasso, BaHSIC and randSel",
+         "paper": "the paper's competitors that the figure runs: HSIC Lasso"},
+        "figure", _competitors),
 )}
 
 
