@@ -183,6 +183,22 @@ def test_randsel_fixes_no_noise_feature_on_a_skewed_real_label(seed):
     assert set(np.argsort(fit.ranking_)[:2].tolist()) == {0, 1}
 
 
+@pytest.mark.parametrize("wide", [False, True])
+def test_an_integer_coded_real_label_under_the_gaussian_label_kernel_is_read_as_real(wide):
+    """A real target whose values are integers (107 distinct counts), with the Gaussian label kernel: the same
+    fit as the same values as floats, the screens included (they read the integers as 107 classes before, and
+    fixed neither relevant feature)."""
+    ds = make_dataset("nonadditive", random_state=0)
+    X = ds.X if wide else ds.X[:, :60]
+    counts = np.round(ds.y * 10).astype(np.int64)
+    as_int = RandSel(label_kernel="gaussian", random_state=0).fit(X, counts)
+    as_float = RandSel(label_kernel="gaussian", random_state=0).fit(X, counts.astype(float))
+    np.testing.assert_array_equal(as_int.ranking_, as_float.ranking_)
+    np.testing.assert_array_equal(as_int.fixed_, as_float.fixed_)
+    np.testing.assert_array_equal(as_int.selected_, as_float.selected_)
+    assert {0, 1} <= set(as_int.fixed_.tolist())
+
+
 def test_no_pair_is_fixed_on_wide_noise():
     """300 x 2,000 noise with a random binary label (seeds 0-2): no pair passes the Bonferroni test over the
     two million pairs, so nothing is fixed."""

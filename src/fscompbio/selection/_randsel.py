@@ -924,6 +924,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_pairs_ = np.empty((0, 2), dtype=int)
         self.screen_pair_scores_ = np.empty(0)
         self.screen_pair_pvalues_ = np.empty(0)
+        # the marginal tests read the label as the label kernel does: a real target under the Gaussian label
+        # kernel even when its values are integers (which they would otherwise take for classes)
+        y = y.astype(np.float64) if problem.kind == "gaussian" else y
         if self.screen_above is not None and self.screen_pairs > 0 and d > self._pair_screen_above():
             self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y, self.screen_pairs)
             protected[self.screen_pairs_.ravel()] = True
