@@ -186,8 +186,8 @@ def test_randsel_fixes_no_noise_feature_on_a_skewed_real_label(seed):
 @pytest.mark.parametrize("wide", [False, True])
 def test_an_integer_coded_real_label_under_the_gaussian_label_kernel_is_read_as_real(wide):
     """A real target whose values are integers (107 distinct counts), with the Gaussian label kernel: the same
-    fit as the same values as floats, the screens included (they read the integers as 107 classes before, and
-    fixed neither relevant feature)."""
+    fit as the same values as floats, the screens included (read as 107 classes, they would fix neither
+    relevant feature)."""
     ds = make_dataset("nonadditive", random_state=0)
     X = ds.X if wide else ds.X[:, :60]
     counts = np.round(ds.y * 10).astype(np.int64)
@@ -197,6 +197,22 @@ def test_an_integer_coded_real_label_under_the_gaussian_label_kernel_is_read_as_
     np.testing.assert_array_equal(as_int.fixed_, as_float.fixed_)
     np.testing.assert_array_equal(as_int.selected_, as_float.selected_)
     assert {0, 1} <= set(as_int.fixed_.tolist())
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_classes_coded_as_floats_are_read_as_classes(seed):
+    """Four classes coded 0.0-3.0 (the one-hot label kernel): the same fit as the integer codes, screens
+    included (read as a real target, the screens would test the codes' order); an XOR pair among 600 features
+    and a main effect among 60 are fixed either way."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((300, 600))
+    classes = 2 * (X[:, 3] * X[:, 7] > 0) + (X[:, 11] + 0.5 * rng.standard_normal(300) > 0)
+    for cols, planted in ((slice(None), {3, 7}), (slice(0, 60), {11})):
+        as_int = RandSel(random_state=0).fit(X[:, cols], classes)
+        as_float = RandSel(random_state=0).fit(X[:, cols], classes.astype(float))
+        np.testing.assert_array_equal(as_int.ranking_, as_float.ranking_)
+        np.testing.assert_array_equal(as_int.fixed_, as_float.fixed_)
+        assert planted <= set(as_int.fixed_.tolist()), (cols, as_int.fixed_)
 
 
 def test_no_pair_is_fixed_on_wide_noise():

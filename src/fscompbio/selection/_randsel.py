@@ -925,27 +925,27 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_pair_scores_ = np.empty(0)
         self.screen_pair_pvalues_ = np.empty(0)
         # the marginal tests read the label as the label kernel does: a real target under the Gaussian label
-        # kernel even when its values are integers (which they would otherwise take for classes)
-        y = y.astype(np.float64) if problem.kind == "gaussian" else y
+        # kernel even when its values are integers, classes under the others even when coded as floats
+        y_marginal = y.astype(np.float64) if problem.kind == "gaussian" else np.unique(y, return_inverse=True)[1]
         if self.screen_above is not None and self.screen_pairs > 0 and d > self._pair_screen_above():
-            self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y, self.screen_pairs)
+            self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y_marginal, self.screen_pairs)
             protected[self.screen_pairs_.ravel()] = True
             # a pair whose product is correlated with the label at family-wise level alpha over all pairs is
             # an established interaction: fixed, so that the exact iterations rank it but never cull it
-            self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y, d)
+            self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y_marginal, d)
             fixed[self.screen_pairs_[self.screen_pair_pvalues_ <= self.alpha].ravel()] = True
         self.main_effect_pvalues_ = None
         main = np.zeros(d, dtype=bool)  # fixed main effects, released when the kernel's evidence goes against them
         min_iterations = 0
         unscreened = self.screen_above is None or d <= self.screen_above
         if unscreened and (self.fix_main_effects or self.main_effect_weight > 0):
-            marginal = main_effect_scores(problem.X, y)
-            family_wise = main_effect_pvalues(marginal, y, d)  # Bonferroni: also the test of the global null
+            marginal = main_effect_scores(problem.X, y_marginal)
+            family_wise = main_effect_pvalues(marginal, y_marginal, d)  # Bonferroni: also the test of the global null
         if self.fix_main_effects and unscreened:
             # an established main effect (the alignment's first-order term significant at level alpha over all
             # features): fixed, as an established pair is; MAIN_EFFECT_MIN_ITERATIONS at least, so that
             # selected_ is tested, more than once, even when every feature is fixed
-            self.main_effect_pvalues_ = (main_effect_pvalues(marginal, y, d, control="fdr")
+            self.main_effect_pvalues_ = (main_effect_pvalues(marginal, y_marginal, d, control="fdr")
                                          if self.fix_main_effects == "fdr" else family_wise)
             main = self.main_effect_pvalues_ <= self.alpha
             min_iterations = MAIN_EFFECT_MIN_ITERATIONS if main.any() else 0
@@ -954,7 +954,8 @@ class RandSel(SelectorMixin, BaseEstimator):
             # marginal correlation is no evidence against a feature whose signal is non-linear), on data where
             # the marginal tests reject the global null of no main effect: elsewhere the expected marginal
             # score of every feature is that of noise, and the weight that Stouffer's sum would give it is 0
-            evidence += self.main_effect_weight * np.maximum(norm.isf(main_effect_pvalues(marginal, y, 1)), 0.0)
+            one_sided = norm.isf(main_effect_pvalues(marginal, y_marginal, 1))
+            evidence += self.main_effect_weight * np.maximum(one_sided, 0.0)
         hist = dict(c=[], se=[], z=[], width=[], align=[], n_subsets=[], n_batches=[], screen=[], support=[])
         while surv.size > self.min_features and (
             not np.all((fixed | main)[surv]) or len(hist["c"]) < min_iterations
