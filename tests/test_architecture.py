@@ -16,8 +16,8 @@ PACKAGE = REPO / "src" / "fscompbio"
 #: floor of each unit (a subpackage or a top-level module), from the ground up
 FLOORS = [
     {"fscompbio"},  # the package's root: its version, no imports
-    {"_compat", "_lazy", "_optional", "_scaling", "_validation", "_warnings", "io", "seeding", "kernels",
-     "environment", "joblog"},
+    {"_compat", "_lazy", "_optional", "_scaling", "_validation", "_warnings"},  # shared internals, below every module
+    {"io", "seeding", "kernels", "environment", "joblog"},
     {"_pairs"},  # the pairwise-kernel algebra, built on kernels; shared by the selectors and model selection
     {"datasets", "sequences", "representation"},
     {"prediction"},

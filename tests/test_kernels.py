@@ -10,6 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from fscompbio.kernels import (
     alignment,
+    auto_label_kind,
     center,
     gamma_grid,
     gamma_to_sigma,
@@ -243,3 +244,50 @@ def test_stacked_label_kernels_refuse_a_single_class_row():
         label_kernels(Y, kind="linear")
     with pytest.raises(ValueError, match="2-D"):
         label_kernels(Y[0], kind="linear")
+
+
+def _whole_number_target():
+    """scikit-learn's diabetes target (442 whole numbers, 214 distinct: 'classes' of one sample) and 10 features."""
+    from sklearn.datasets import load_diabetes
+
+    X, y = load_diabetes(return_X_y=True)
+    return X, y
+
+
+def _estimators():
+    from fscompbio.model_selection import KTASelect
+    from fscompbio.selection import AnticorrelationWeighting, BaHSIC, FoHSIC, RandSel
+
+    return [("label_kernel", RandSel(n_subsets=20, batch_size=10, random_state=0)),
+            ("label_kernel", BaHSIC(step=0.5)), ("label_kernel", FoHSIC(n_steps=2)),
+            ("label_kernel", AnticorrelationWeighting(n_partitions=20, random_state=0)),
+            ("label_kind", KTASelect(BaHSIC(step=0.5, label_kernel="gaussian"), max_sizes=3))]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_a_target_of_whole_numbers_read_as_classes_warns_with_the_parameter_to_set(index):
+    """A real-valued target of whole numbers is taken for classes by scikit-learn's rule, one per value; where
+    some 'class' has a single sample, each estimator that infers its label kernel says so on the user's line and
+    names its own parameter; set to 'gaussian' it is silent, and so is a label of real classes."""
+    import warnings
+
+    X, y = _whole_number_target()
+    param, est = _estimators()[index]
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        est.fit(X, y)
+    mine = [w for w in seen if "read as 214 classes" in str(w.message)]
+    assert mine and f"set {param}='gaussian'" in str(mine[0].message), [str(w.message) for w in seen]
+    assert all(w.filename == __file__ for w in mine)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est.set_params(**{param: "gaussian"}).fit(X, y)
+        est.set_params(**{param: "auto"}).fit(X, np.digitize(y, np.quantile(y, [0.25, 0.5, 0.75])))
+
+
+def test_auto_label_kind_reads_the_task_and_warns_only_on_single_sample_classes():
+    assert auto_label_kind(np.array([-1, 1, 1, -1])) == "linear"
+    assert auto_label_kind(np.array([0, 1, 2, 2, 1, 0])) == "onehot"
+    assert auto_label_kind(np.array([0.5, 1.25, 3.0])) == "gaussian"
+    with pytest.warns(UserWarning, match=r"read as 3 classes .* 1 of them with a single sample; .* kind='gaussian'"):
+        assert auto_label_kind(np.array([0.0, 0.0, 1.0, 1.0, 7.0])) == "onehot"

@@ -27,6 +27,8 @@ from numbers import Real
 import numpy as np
 from sklearn.utils.multiclass import type_of_target
 
+from ._warnings import warn
+
 __all__ = [
     "sq_distances",
     "gaussian_kernel",
@@ -40,6 +42,7 @@ __all__ = [
     "alignment",
     "hsic",
     "label_kernel",
+    "auto_label_kind",
     "neighbourhood",
     "local_label_kernels",
     "label_kernels",
@@ -370,6 +373,44 @@ def task_of_target(y):
     raise ValueError(f"Unknown label type: {t!r}; expected a 1-D binary, multiclass or real target")
 
 
+#: the label kernel ``"auto"`` picks for each task of :func:`task_of_target`
+AUTO_LABEL_KINDS = {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}
+
+
+def auto_label_kind(y, param="kind"):
+    """The label kernel ``"auto"`` picks for ``y``: ``"linear"``, ``"onehot"`` or ``"gaussian"`` by its task.
+
+    The task follows scikit-learn's rule (:func:`task_of_target`), which takes a target of whole numbers (a score,
+    a count of days, ``151.0``) for classes, one per value. Where that reading leaves some class with a single
+    sample, the target is more likely real-valued, and the one-hot kernel of so many classes is nearly the
+    identity: a warning names the estimator's parameter (``param``) that reads it as real-valued.
+
+    Parameters
+    ----------
+    y : array-like of shape (m,)
+    param : str, default="kind"
+        The parameter the warning names (``"label_kernel"`` of the selectors, ``"label_kind"`` of KTA).
+
+    Returns
+    -------
+    str
+        ``"linear"`` for two classes, ``"onehot"`` for more, ``"gaussian"`` for a real-valued target.
+
+    Examples
+    --------
+    >>> auto_label_kind([-1, 1, 1, -1]), auto_label_kind([0, 1, 2, 2, 1, 0]), auto_label_kind([0.5, 1.25, 3.0])
+    ('linear', 'onehot', 'gaussian')
+    """
+    task = task_of_target(y)
+    if task == "multiclass":
+        counts = np.unique(np.asarray(y), return_counts=True)[1]
+        if counts.min() == 1:
+            warn(f"y is read as {counts.size} classes (scikit-learn's rule for whole numbers), "
+                 f"{int((counts == 1).sum())} of them with a single sample; for a real-valued target set "
+                 f"{param}='gaussian'")
+    return AUTO_LABEL_KINDS[task]
+
+
 def label_kernel(y, *, kind="auto", gamma=None):
     """Kernel on the labels.
 
@@ -394,7 +435,7 @@ def label_kernel(y, *, kind="auto", gamma=None):
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D; got shape {y.shape}")
     if kind == "auto":
-        kind = {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}[task_of_target(y)]
+        kind = auto_label_kind(y)
     if kind in ("linear", "balanced"):
         classes, inv = np.unique(y, return_inverse=True)
         if classes.size != 2:
@@ -436,7 +477,7 @@ def label_kernels(Y, *, kind="auto"):
     if Y.ndim != 2:
         raise ValueError(f"Y must be 2-D (one target per row); got shape {Y.shape}")
     if kind == "auto":
-        kind = {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}[task_of_target(Y.ravel())]
+        kind = AUTO_LABEL_KINDS[task_of_target(Y.ravel())]
     if kind == "gaussian":
         m = Y.shape[1]
         return np.stack([label_kernel(row, kind="gaussian") for row in Y]) if Y.shape[0] else np.empty((0, m, m))

@@ -67,7 +67,8 @@ from ._compat import HasMethods, Interval, StrOptions, _fit_context
 from ._validation import check_fit_data
 from ._warnings import warn
 from ._pairs import CenteredTarget, PairLayout, batched_alignment
-from .kernels import gamma_to_sigma, label_kernel, median_sq_distance, sigma_to_gamma, task_of_target
+from .kernels import (auto_label_kind, gamma_to_sigma, label_kernel, median_sq_distance, sigma_to_gamma,
+                      task_of_target)
 
 __all__ = [
     "ModelSelectionResult",
@@ -203,7 +204,7 @@ def resolve_label_kind(y, label_kind="auto"):
     y = np.asarray(y)
     if np.unique(y).size == 2:
         return "linear"
-    return {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}[task_of_target(y)]
+    return auto_label_kind(y, "label_kind")
 
 
 def _ranking_of(fitted, n_features):

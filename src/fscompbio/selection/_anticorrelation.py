@@ -14,7 +14,7 @@ from .._compat import Interval, StrOptions, _fit_context
 from .._optional import optional_import
 from .._pairs import PairLayout, hsic_pair_weights, pair_sq_diffs
 from .._validation import check_fit_data, check_target
-from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance
+from ..kernels import auto_label_kind, gamma_from_median_sq, label_kernel, median_sq_distance
 from .._scaling import standardize
 from ._ranking import ranking_from_order, top_k_mask
 
@@ -201,7 +201,7 @@ class AnticorrelationWeighting(SelectorMixin, BaseEstimator):
                 rng,
                 gamma_multiplier=self.width_multiplier,
                 estimator=self.estimator,
-                kind=self.label_kernel,
+                kind=auto_label_kind(y, "label_kernel") if self.label_kernel == "auto" else self.label_kernel,
             )
             sd = z.std()
             zs = z / sd if sd > 0 else z  # scale-free epsilon and alpha

@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context
 from .._pairs import PairLayout, PairTensor, hsic_pair_weights
 from .._validation import check_fit_data, check_target
-from ..kernels import gamma_from_median_sq, label_kernel, median_sq_distance
+from ..kernels import auto_label_kind, gamma_from_median_sq, label_kernel, median_sq_distance
 from .._scaling import standardize
 from ._ranking import ranking_from_order, top_k_mask
 
@@ -131,7 +131,8 @@ class _GreedyHSIC(SelectorMixin, BaseEstimator):
         if self.estimator == "unbiased" and 2 <= m < 4:
             raise ValueError(f"estimator='unbiased' needs at least 4 samples; got {m}")
         layout = PairLayout(m)
-        weights = hsic_pair_weights(label_kernel(y, kind=self.label_kernel), layout, self.estimator)
+        kind = auto_label_kind(y, "label_kernel") if self.label_kernel == "auto" else self.label_kernel
+        weights = hsic_pair_weights(label_kernel(y, kind=kind), layout, self.estimator)
         return mults, PairTensor(X, layout), weights
 
     def _finish(self, order_best_first, d):

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, RealNotInt, _fit_context
 from .._pairs import PairLayout, PairTensor, hsic_pair_weights, pairs_to_square
 from .._validation import check_fit_data, check_target
-from ..kernels import label_kernel, task_of_target
+from ..kernels import AUTO_LABEL_KINDS, label_kernel, task_of_target
 from .._scaling import standardize
 from ._ranking import ranking_from_order, top_k_mask
 from ._hsic import _choose_gamma
@@ -219,7 +219,7 @@ class KernelRFE(SelectorMixin, BaseEstimator):
         m, d = X.shape
         layout = PairLayout(m)
         tensor = PairTensor(X, layout)
-        weights = hsic_pair_weights(label_kernel(y), layout, "biased")
+        weights = hsic_pair_weights(label_kernel(y, kind=AUTO_LABEL_KINDS[task]), layout, "biased")
         S = np.arange(d)
         d2 = tensor.matvec_mask(S)
         removed, widths = [], []

@@ -21,7 +21,7 @@ from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_d
 from .._scaling import normal_scores, standardize  # noqa: F401  (normal_scores: re-exported)
 from .._validation import check_target
 from .._warnings import warn
-from ..kernels import task_of_target
+from ..kernels import auto_label_kind, task_of_target
 from ._pair_screen import main_effect_pvalues, main_effect_scores, pair_product_screen, pair_pvalues
 from ._randsel_inference import _normal_scores
 from ._randsel_passes import (  # noqa: F401  (balanced_subsample, random_subset_masks: re-exported)
@@ -890,9 +890,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         task = task_of_target(y)
         if self.balanced and task == "regression":
             raise ValueError("balanced=True needs a classification target; got a real-valued y")
-        kind = self.label_kernel
-        if kind == "auto":
-            kind = {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}[task]
+        kind = auto_label_kind(y, "label_kernel") if self.label_kernel == "auto" else self.label_kernel
         if kind in ("linear", "balanced") and task != "binary":
             raise ValueError(f"label_kernel={kind!r} needs a binary target; got a {task} target")
         problem = _Problem(X, y, subsample=self.subsample, balanced=self.balanced, label_kind=kind, rng=rng,
