@@ -115,7 +115,8 @@ def test_kta_on_a_real_target_keeps_the_planted_feature(seed):
 
 def test_nested_cv_refuses_a_real_target_clearly():
     X = np.random.default_rng(0).normal(size=(40, 4))
-    with pytest.raises(ValueError, match="y must be class labels.*use KTASelect"):
+    with pytest.raises(ValueError, match=r"y must be class labels.*use NestedCVRegressionSelect \(kernel ridge "
+                                         r"regression\) or KTASelect"):
         NestedCVSelect(CorrelationSelector(), inner_folds=3).fit(X, X[:, 0] * 1.5)
 
 

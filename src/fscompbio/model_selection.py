@@ -714,12 +714,7 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         self.inner_params = inner_params
 
     def _choose(self, X, y, selector):
-        if task_of_target(y) == "regression" and np.unique(y).size > 2:
-            raise ValueError(
-                "NestedCVSelect chooses by the inner-CV accuracy of an SVM classifier, so y must be class labels; "
-                f"got a real-valued target ({np.unique(y).size} distinct values): use KTASelect (its Gaussian label "
-                "kernel) for regression"
-            )
+        self._check_target(y)
         self.selector_ = clone(selector).fit(X, y)
         return self.select(X, y, selector, fitted=self.selector_)
 
@@ -745,6 +740,15 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         return ranking_order(fitted.ranking_), self._candidate_sizes(n_features)
 
     # the steps a nested CV of another predictor replaces (NestedCVRegressionSelect)
+    def _check_target(self, y):
+        """Refuse, before any fit, a target the inner predictor cannot take."""
+        if task_of_target(y) == "regression" and np.unique(y).size > 2:
+            raise ValueError(
+                "NestedCVSelect chooses by the inner-CV accuracy of an SVM classifier, so y must be class labels; "
+                f"got a real-valued target ({np.unique(y).size} distinct values): use NestedCVRegressionSelect "
+                "(kernel ridge regression) or KTASelect (its Gaussian label kernel) for regression"
+            )
+
     def _check_data(self, X, y):
         return check_X_y(X, y, dtype=np.float64)
 
@@ -901,9 +905,8 @@ class NestedCVRegressionSelect(NestedCVSelect):
 
         return self.selector if self.selector is not None else BaHSIC(label_kernel="gaussian")
 
-    def _choose(self, X, y, selector):
-        self.selector_ = clone(selector).fit(X, y)
-        return self.select(X, y, selector, fitted=self.selector_)
+    def _check_target(self, y):
+        """Any numeric target: kernel ridge regression takes it (``_check_data`` checks it is numeric)."""
 
     def _check_data(self, X, y):
         X, y = check_X_y(X, y, dtype=np.float64, y_numeric=True)

@@ -69,9 +69,8 @@ def regression_fold(X, y, train, test, selector, *, model_selection="cv", releva
         widths (:class:`fscompbio.model_selection.NestedCVRegressionSelect`), or as in
         :func:`fscompbio.evaluation.run_outer_fold` with the alignment to a Gaussian kernel on the target (median
         width, :func:`fscompbio.kernels.label_kernel`). Nested CV is the default: on Sun, Yao & Goodison's
-        regression sets and scikit-learn's diabetes set its held-out R^2 was above the alignment's in 6 of 10
-        (set, method) pairs, by up to 0.36 (the additive set, where the alignment's choice predicted no better
-        than the mean), and below it in 3, by at most 0.08.
+        regression sets and scikit-learn's diabetes set its choices predicted better than the alignment's in most
+        (set, method) pairs, at a few tens of times its cost (``bench/bench_regression_folds.py``).
     relevant : array-like of int or None
         Known relevant features: gives precision and recall.
     cv : NestedCVRegressionSelect or None
