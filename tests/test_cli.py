@@ -170,6 +170,7 @@ def test_own_model_needs_a_method_with_a_test_of_its_own(tmp_path, capsys):
             "needs a method that chooses them itself (randsel)")
 
 
+@pytest.mark.filterwarnings("default::fscompbio.selection.EmptySelectionWarning")  # shown, as outside pytest
 def test_an_empty_own_selection_is_a_console_warning_and_null_width(tmp_path, capsys):
     rng = np.random.default_rng(0)
     noise = _write_csv(tmp_path / "noise.csv", rng.standard_normal((60, 8)), rng.choice(["a", "b"], 60),

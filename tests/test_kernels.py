@@ -211,7 +211,7 @@ def test_label_kernels():
     np.testing.assert_array_equal(L, np.outer(s, s))
     Lb = label_kernel(y, kind="balanced")
     np.testing.assert_allclose(Lb.sum(axis=0), 0.0, atol=1e-12)  # classes weigh equally
-    yc = np.array([0, 1, 2, 1])
+    yc = np.array([0, 1, 2, 1, 0, 2])
     np.testing.assert_array_equal(label_kernel(yc), (yc[:, None] == yc[None, :]).astype(float))
     yr = np.array([0.1, 0.5, 2.0, 3.3])
     Lr = label_kernel(yr)
@@ -291,3 +291,12 @@ def test_auto_label_kind_reads_the_task_and_warns_only_on_single_sample_classes(
     assert auto_label_kind(np.array([0.5, 1.25, 3.0])) == "gaussian"
     with pytest.warns(UserWarning, match=r"read as 3 classes .* 1 of them with a single sample; .* kind='gaussian'"):
         assert auto_label_kind(np.array([0.0, 0.0, 1.0, 1.0, 7.0])) == "onehot"
+
+
+@pytest.mark.filterwarnings("error")
+def test_auto_label_kind_never_warns_on_class_names():
+    """Names are classes whatever their counts: no 'whole numbers' warning for them."""
+    for y in (np.array(["a", "b", "c"]), np.array(["tumour", "normal", "normal", "relapse"], dtype=object)):
+        assert auto_label_kind(y) == "onehot"
+    with pytest.warns(UserWarning, match="single sample"):  # the same counts as whole numbers still warn
+        auto_label_kind(np.array([0, 1, 1, 2]))

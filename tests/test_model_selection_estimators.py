@@ -164,3 +164,23 @@ def test_a_selector_without_a_ranking_is_named():
     X, y, _ = _planted(0, n=40, p=5)
     with pytest.raises(ValueError, match="Plain has neither ranking_ nor scores_"):
         KTASelect(Plain()).fit(X, y)
+
+
+def test_a_ranking_wrapper_does_not_pass_on_randsels_empty_set_warning():
+    """KTA and nested CV choose from randSel's ranking, so its empty set (label-free data) is not their concern;
+    randSel's own model reads that set, and still says it is empty."""
+    from fscompbio.selection import EmptySelectionWarning, RandSel
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 12)), np.repeat([0, 1], 30)
+    fast = RandSel(n_subsets=20, batch_size=10, random_state=0)
+    with pytest.warns(EmptySelectionWarning):
+        assert fast.fit(X, y).selected_.size == 0  # the premise: nothing passes randSel's own test here
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EmptySelectionWarning)
+        assert KTASelect(fast).fit(X, y).transform(X).shape[1] >= 1
+        assert NestedCVSelect(fast, inner_folds=3, n_widths=2, random_state=0).fit(X, y).transform(X).shape[1] >= 1
+    with pytest.warns(EmptySelectionWarning):
+        OwnModelSelect(fast).fit(X, y)

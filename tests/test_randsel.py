@@ -26,6 +26,7 @@ from fscompbio.selection._randsel_inference import _max_of_k_scores, _tail_score
 CHEAP = dict(n_subsets=20, batch_size=10, random_state=0)
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 @parametrize_with_checks([RandSel(**CHEAP), RandSel(**CHEAP, estimator="biased", n_features_to_select=2)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
@@ -139,6 +140,7 @@ def test_nonlinear_weston_top10_and_selected_set():
         assert set(rel.tolist()) <= chosen and len(chosen - set(rel.tolist())) <= 1, f"seed {seed}: {sorted(chosen)}"
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 def test_fake_class_selects_few():
     """Fake class (labels permuted: no signal), defaults, seeds 0-9: selected_ holds at most two features in
     every draw and fewer than one on average (the default test's false positives; the refit test removes them,
@@ -253,6 +255,7 @@ def _rows(*tops):
     return rows + [rows[-1]] * 10
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 def test_fix_after_streak_and_its_reset(monkeypatch):
     """fix_after=2 with the top 10% (one feature): a feature is fixed after two consecutive iterations on
     top, a break resets its streak, and a fixed feature is never culled."""
@@ -284,6 +287,7 @@ def test_uneven_batches_never_crash(n_subsets, batch_size):
     assert c.shape == (12,) and np.all(np.isfinite(c))
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 def test_balanced_false_redraws_single_class_subsamples_and_refuses_hopeless_ones():
     """Tiny unbalanced subsamples of a rare class are redrawn (never a one-class kernel), and a setup where most
     subsamples would hold one class is refused with a clear error."""

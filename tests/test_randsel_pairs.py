@@ -228,6 +228,7 @@ def test_no_pair_is_fixed_on_wide_noise():
         assert np.all(pair_pvalues(scores, y, 2000) > 0.05)
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 def test_no_pair_screen_up_to_its_threshold_or_when_disabled():
     X, y, _ = permuted_xor(0, 600, n_samples=100)
     assert RandSel(random_state=0, n_subsets=50).fit(X[:, :40], y).screen_pairs_.shape == (5, 2)  # any width
@@ -372,6 +373,7 @@ def test_fdr_control_names_a_wrong_count_or_control():
         main_effect_pvalues(scores, y, 5, control="holm")
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_fix_main_effects_fixes_planted_linear_features(seed):
     """Linear Zhang with feature noise (300 x 200, columns permuted): the features fixed as main effects are
@@ -386,6 +388,7 @@ def test_fix_main_effects_fixes_planted_linear_features(seed):
     assert sel.ranking_[main].max() == main.size
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("weight", [0.0, 1.5, 4.0])
 def test_the_marginal_test_enters_the_evidence_with_its_weight(seed, weight):
@@ -484,3 +487,35 @@ def test_a_fixed_main_effect_is_released_when_the_kernel_turns_against_it(seed):
     X, (a, b, strong) = X[:, perm], (int(np.flatnonzero(perm == k)[0]) for k in range(3))
     sel = RandSel(random_state=seed).fit(X, y)
     assert strong in sel.fixed_ and sel.ranking_[strong] == 1 and set(sel.ranking_[[a, b]].tolist()) == {2, 3}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_an_empty_selection_names_the_pairs_the_second_order_screen_established(seed):
+    """On spiral (Sun, Yao & Goodison's eq. 4.21) among 1,000 noise columns the pair screen establishes x0^2 and
+    x1^2 while the first-order permutation test of ``selected_`` finds nothing: the warning names both columns
+    by name, their ranks, and the ``n_features_to_select`` that keeps them."""
+    import pandas as pd
+
+    from fscompbio.selection import EmptySelectionWarning
+
+    ds = make_dataset("spiral", random_state=seed)
+    perm = np.random.default_rng(seed).permutation(ds.X.shape[1])
+    X = pd.DataFrame(ds.X[:, perm], columns=[f"gene{j}" for j in range(ds.X.shape[1])])
+    planted = [f"gene{int(np.flatnonzero(perm == r)[0])}" for r in ds.relevant]
+    with pytest.warns(EmptySelectionWarning) as record:
+        sel = RandSel(random_state=seed).fit(X, ds.y)
+    assert sel.selected_.size == 0
+    message = str(record[0].message)
+    assert "establish 2 pair(s)" in message and "rank 1, 2 in ranking_" in message
+    assert "n_features_to_select=2 keeps them" in message
+    assert all(repr(name) in message for name in planted)
+    assert sorted(X.columns[sel.ranking_ <= 2]) == sorted(planted)
+
+
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
+def test_an_empty_selection_without_an_established_pair_says_nothing_of_pairs():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(80, 600)), np.repeat([0, 1], 40)
+    sel = RandSel(random_state=0).fit(X, y)
+    assert sel.selected_.size == 0 and not (sel.screen_pair_pvalues_ <= sel.alpha).any()
+    assert "pair" not in sel._empty_message("fit")

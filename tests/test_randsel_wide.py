@@ -92,6 +92,7 @@ def test_no_screen_up_to_screen_above_features():
     np.testing.assert_array_equal(a.contributions_, b.contributions_)
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 def test_screen_schedule_history_and_determinism():
     """Screening halves the features down to screen_to, then the exact iterations run; the screen's
     iterations carry no test; the same random_state gives the same fit."""
@@ -147,6 +148,7 @@ def test_planted_200x5000_defaults():
     assert sum(false) <= 1, false  # family-wise level 0.05 per fit: rarely one irrelevant feature in 3 fits
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 def test_permutations_only_when_selected_is_the_model():
     """The permutation null runs only on screened fits whose model is selected_; it does not change the
     ranking; n_permutations=0 leaves selected_ empty after a screen; a given count is used as given."""
@@ -166,6 +168,7 @@ def test_permutations_only_when_selected_is_the_model():
     assert small.n_permutations_ == 0 and small.null_max_zscores_ is None
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 @pytest.mark.parametrize("name", ["prostate_ge", "colon"])
 def test_microarray_selected_real_labels_not_permuted(name):
     """On a micro-array at full width (prostate 102 x 5,966; colon 62 x 2,000), the screened fit's
@@ -186,6 +189,7 @@ def test_microarray_selected_real_labels_not_permuted(name):
     assert np.median(f[real.selected_]) > np.quantile(f, 0.95)
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 def test_wide_fake_class_selects_nothing():
     """200 x 3,000 noise with random labels, defaults: at most one feature selected per seed."""
     sizes = []

@@ -158,6 +158,7 @@ def test_constant_and_duplicated_features(method, seed):
         assert best in (where[0], where[1], where[3]), f"{method} put column {best} first"
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 @pytest.mark.parametrize("method", list(METHODS))
 def test_every_feature_constant_is_handled_or_refused(method):
     X = np.full((30, 4), 2.5)
@@ -171,6 +172,7 @@ def test_every_feature_constant_is_handled_or_refused(method):
     assert np.all(np.isfinite(np.asarray(sel.scores_, dtype=float)))
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 @pytest.mark.parametrize("method", list(METHODS))
 def test_a_single_feature(method):
     rng = np.random.default_rng(3)
@@ -182,6 +184,7 @@ def test_a_single_feature(method):
     assert res.features.tolist() == [0] and np.isfinite(res.gamma) and res.score > 0.5
 
 
+@pytest.mark.filterwarnings("ignore::fscompbio.selection.EmptySelectionWarning")  # an empty set is expected here
 @pytest.mark.parametrize("method", list(METHODS))
 def test_six_samples(method):
     rng = np.random.default_rng(4)

@@ -7,6 +7,7 @@ the first frame outside them (and joblib, which runs a ``Pipeline``'s steps) ins
 notebook cell or test.
 """
 
+import contextlib
 import os
 import sys
 import warnings
@@ -35,3 +36,17 @@ def caller_stacklevel():
 def warn(message, category=UserWarning):
     """``warnings.warn(message, category)`` at the first frame outside this package, scikit-learn and joblib."""
     warnings.warn(message, category, stacklevel=caller_stacklevel())
+
+
+class EmptySelectionWarning(UserWarning):
+    """randSel's error-controlled set is empty: nothing passed the test at level ``alpha``."""
+
+
+@contextlib.contextmanager
+def selected_set_unused():
+    """Silence :class:`EmptySelectionWarning` where a wrapper uses a selector's ranking or nested sets, not the
+    set the selector chose itself: there its advice (set ``n_features_to_select``) would be about a set no one
+    reads."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EmptySelectionWarning)
+        yield

@@ -383,7 +383,8 @@ def auto_label_kind(y, param="kind"):
     The task follows scikit-learn's rule (:func:`task_of_target`), which takes a target of whole numbers (a score,
     a count of days, ``151.0``) for classes, one per value. Where that reading leaves some class with a single
     sample, the target is more likely real-valued, and the one-hot kernel of so many classes is nearly the
-    identity: a warning names the estimator's parameter (``param``) that reads it as real-valued.
+    identity: a warning names the estimator's parameter (``param``) that reads it as real-valued. Class names
+    (strings) are classes whatever their counts, and never warn.
 
     Parameters
     ----------
@@ -402,7 +403,7 @@ def auto_label_kind(y, param="kind"):
     ('linear', 'onehot', 'gaussian')
     """
     task = task_of_target(y)
-    if task == "multiclass":
+    if task == "multiclass" and np.asarray(y).dtype.kind in "iuf":  # names ("a", "b") are classes whatever their counts
         counts = np.unique(np.asarray(y), return_counts=True)[1]
         if counts.min() == 1:
             warn(f"y is read as {counts.size} classes (scikit-learn's rule for whole numbers), "

@@ -65,7 +65,7 @@ except ImportError:  # pragma: no cover
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context
 from ._validation import check_fit_data
-from ._warnings import warn
+from ._warnings import selected_set_unused, warn
 from ._pairs import CenteredTarget, PairLayout, batched_alignment
 from .kernels import (auto_label_kind, gamma_to_sigma, label_kernel, median_sq_distance, sigma_to_gamma,
                       task_of_target)
@@ -411,7 +411,8 @@ class KTASelect(_ModelSelectorMixin, BaseEstimator):
         self.label_kind = label_kind
 
     def _choose(self, X, y, selector):
-        self.selector_ = clone(selector).fit(X, y)
+        with selected_set_unused():  # the ranking is chosen from, not the selector's own set
+            self.selector_ = clone(selector).fit(X, y)
         return self.select(X, y, _ranking_of(self.selector_, X.shape[1]))
 
     def alignment_table(self, X, y, ranking):
@@ -715,7 +716,8 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
 
     def _choose(self, X, y, selector):
         self._check_target(y)
-        self.selector_ = clone(selector).fit(X, y)
+        with selected_set_unused():  # the ranking is chosen from, not the selector's own set
+            self.selector_ = clone(selector).fit(X, y)
         return self.select(X, y, selector, fitted=self.selector_)
 
     def _candidate_sizes(self, n_features):
@@ -805,7 +807,8 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
             except ValueError as e:
                 raise ValueError(f"inner_params {self.inner_params!r} do not fit {type(selector).__name__}: {e}") from e
         for itr, iva in cv.split(X, y):
-            inner = clone(inner_selector).fit(X[itr], y[itr])
+            with selected_set_unused():
+                inner = clone(inner_selector).fit(X[itr], y[itr])
             order, sizes = self._ordered_candidates(inner, n)
             if cand is None:
                 cand = sizes
@@ -830,7 +833,8 @@ class NestedCVSelect(_ModelSelectorMixin, BaseEstimator):
         r, j = np.argwhere(acc == best)[0]
 
         if fitted is None:
-            fitted = clone(selector).fit(X, y)
+            with selected_set_unused():
+                fitted = clone(selector).fit(X, y)
         order, sizes = self._ordered_candidates(fitted, n)
         k = int(sizes[0]) if isinstance(self.sizes, str) else int(cand[r])
         feats = order[:k].copy()

@@ -10,6 +10,7 @@ negatives, with class weights).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from numbers import Integral, Real
 
@@ -25,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._compat import HasMethods, Interval, StrOptions, _fit_context, validate_data
 from ._validation import check_fit_data
+from ._warnings import selected_set_unused
 from .prediction import BinaryClassifierMixin, GaussianSVC
 
 __all__ = ["SelectThenSVM", "SelectThenSVR", "RandSelMKL", "balanced_indices", "nested_sizes"]
@@ -191,7 +193,9 @@ class _SelectThenPredict(BaseEstimator):
             self.selector_ = None
             support = np.arange(X.shape[1])
         else:
-            self.selector_ = _set_seed(clone(self.selector), seed_sel).fit(X[sel_idx], y[sel_idx])
+            # size="validate" chooses a prefix of the ranking: the selector's own set is not read
+            with selected_set_unused() if self.size == "validate" else contextlib.nullcontext():
+                self.selector_ = _set_seed(clone(self.selector), seed_sel).fit(X[sel_idx], y[sel_idx])
             if self.size == "validate":
                 support = self._validate(X, y, sel_idx, rng, rest=held)
             else:
@@ -441,7 +445,8 @@ class RandSelMKL(BinaryClassifierMixin, BaseEstimator):
             sel = clone(self.selector)
         else:
             sel = RandSel(balanced=True, n_permutations=0)  # the nested sets only, not selected_
-        self.selector_ = _set_seed(sel, seed_sel).fit(X[sel_idx], y[sel_idx])
+        with selected_set_unused():  # the nested sets feed the MKL, not the selector's own set
+            self.selector_ = _set_seed(sel, seed_sel).fit(X[sel_idx], y[sel_idx])
         sets = [np.asarray(s, dtype=int) for s in self.selector_.support_history_ if len(s) > 0]
         if self.max_sets is not None and len(sets) > self.max_sets:
             keep = np.unique(np.round(np.linspace(0, len(sets) - 1, self.max_sets)).astype(int))

@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, RealNotInt, StrOptions, _fit_context, validate_data
 from .._scaling import normal_scores, standardize  # noqa: F401  (normal_scores: re-exported)
 from .._validation import check_target
-from .._warnings import warn
+from .._warnings import EmptySelectionWarning, warn
 from ..kernels import auto_label_kind, task_of_target
 from ._pair_screen import main_effect_pvalues, main_effect_scores, pair_product_screen, pair_pvalues
 from ._randsel_inference import _normal_scores
@@ -250,9 +250,6 @@ def tail_adaptive_scale(X, y=None, heavy="normal_scores"):
         Z[:, flagged] = T
     return Z
 
-
-class EmptySelectionWarning(UserWarning):
-    """randSel's error-controlled set is empty: nothing passed the test at level ``alpha``."""
 
 class RandSel(SelectorMixin, BaseEstimator):
     """Randomised non-linear feature selection by expected alignment contributions (randSel).
@@ -1061,10 +1058,29 @@ class RandSel(SelectorMixin, BaseEstimator):
             "fit": "RandSel selected no feature",
             "transform": "RandSel.transform returns no column (the next step of a pipeline will fail on it)",
         }[where]
-        return (
+        text = (
             f"{head}: no feature's contribution was significantly positive at alpha={self.alpha} ({test}; "
             f"smallest p-value {float(np.min(self.pvalues_)) if self.pvalues_.size else 1.0:.3g}). "
             "Set n_features_to_select=k to keep the top k features of ranking_ instead, or a larger alpha."
+        )
+        return text + self._established_pairs_note()
+
+    def _established_pairs_note(self):
+        """The second-order screen's significant pairs, which a first-order test of ``selected_`` cannot see."""
+        pairs = self.screen_pairs_[self.screen_pair_pvalues_ <= self.alpha]
+        if pairs.size == 0:
+            return ""
+        names = getattr(self, "feature_names_in_", None)
+        label = (lambda j: repr(str(names[j]))) if names is not None else str
+        shown = ", ".join(f"({label(a)}, {label(b)})" for a, b in pairs.tolist())
+        p = float(self.screen_pair_pvalues_[self.screen_pair_pvalues_ <= self.alpha].max())
+        members = np.unique(pairs)
+        ranks = np.sort(self.ranking_[members])
+        return (
+            f" The second-order screen did establish {len(pairs)} pair(s) of columns, {shown} (adjusted p <= {p:.3g} "
+            f"over all pairs): an interaction (or a squared feature, a pair (j, j)) that the first-order test "
+            f"of selected_ cannot see. Their {members.size} member(s) are in fixed_ and rank "
+            f"{', '.join(str(r) for r in ranks)} in ranking_: n_features_to_select={int(ranks.max())} keeps them."
         )
 
     def transform(self, X):
