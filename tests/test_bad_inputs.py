@@ -208,8 +208,11 @@ CASES = {
                            r"none\.fasta: no such file"),
     "fasta-garbage": ({"sp.fasta": "Accession\tSequence\nP1\t" + SEQ_A + "\n", "sp.tsv": TSV},
                       ["encode", "{dir}/sp.fasta", "{dir}/sp.tsv"], 1,
-                      r"sp\.fasta: not a valid FASTA file \(This FASTA file contains comments at the beginning of the "
-                      r"file, which are not allowed by the 'fasta' parser\.\)$"),
+                      r"sp\.fasta: not a valid FASTA file: it has lines before its first '>' header \(each record "
+                      r"starts with a line '>accession', its sequence on the lines below; a bare sequence needs such a "
+                      r"line above it\)$"),
+    "fasta-bare-sequence": ({"p.fasta": SEQ_A + "\n", "model.npz": MODEL}, [*PREDICT, "{dir}/p.fasta"], 1,
+                            r"p\.fasta: not a valid FASTA file: it has lines before its first '>' header"),
     "fasta-empty": ({"sp.fasta": "", "sp.tsv": TSV}, ["encode", "{dir}/sp.fasta", "{dir}/sp.tsv"], 1,
                     r"sp\.fasta: no FASTA records found"),
     "fasta-binary": ({"sp.fasta": b"\x89PNG\r\n\x1a\n\xff\xfe", "sp.tsv": TSV},

@@ -115,6 +115,10 @@ def iter_fasta(fasta_path):
         except ValueError as exc:  # Biopython's message does not name the file; also a binary file's decode error
             if str(exc).startswith(name):
                 raise
+            if "comments at the beginning" in str(exc):  # Biopython's words for lines before the first header
+                raise ValueError(f"{name}: not a valid FASTA file: it has lines before its first '>' header (each "
+                                 "record starts with a line '>accession', its sequence on the lines below; a bare "
+                                 "sequence needs such a line above it)") from exc
             first_paragraph = " ".join(str(exc).strip().split("\n\n")[0].split())
             raise ValueError(f"{name}: not a valid FASTA file ({first_paragraph})") from exc
 
