@@ -69,6 +69,12 @@ MAIN_EFFECT_MIN_ITERATIONS = 5
 #: of its expected normal score on a linear feature to an exact iteration's (Stouffer's weights proportional to
 #: the expected scores; measured on linear Zhang's sets, ``docs/randsel.md`` section 27)
 MAIN_EFFECT_WEIGHT = 1.5
+#: after a screen ``selected_`` tests two families, each feature's first-order contribution (a permutation
+#: test of the maximum) and the second-order screen's pairs (Bonferroni over all pairs scored), and takes
+#: their union: the pairs are tested at this share of ``alpha``, the contributions at the rest (a weighted
+#: Bonferroni split, so that the union keeps the family-wise level ``alpha``). The interactions the pair
+#: screen is built to establish lie many orders of magnitude below either level (``docs/randsel.md``, section 33)
+PAIR_ALPHA_SHARE = 0.05
 #: the randSel settings of the workflow's runs archived before 2026-11-26, made before the width fix
 #: (``width_scale="spread"``), the heavy-tail scaling (``standardize="auto"``), the pair screen
 #: (``screen_pairs``), the fixed main effects (``fix_main_effects``) and their marginal evidence
@@ -457,14 +463,17 @@ class RandSel(SelectorMixin, BaseEstimator):
         section 27). 0: the kernel's evidence alone (as in the runs archived
         with ``ARCHIVED_RANDSEL``).
     n_permutations : "auto" or int, default="auto"
-        Label permutations that calibrate ``selected_`` after a screen (see
-        Notes, "Error control after a screen"). ``"auto"``: ``ceil(1 / alpha) -
-        1`` (19 at ``alpha=0.05``, the fewest for a test at level ``alpha``)
-        when the fit screens and ``selected_`` is the model
-        (``n_features_to_select=None``), else 0. They share one extra pass
-        over all features. With 0 on a screened fit ``selected_`` is empty.
-        Unused on data of up to ``screen_above`` features, and with
-        ``refit_permutations``.
+        Label permutations that calibrate the first-order test of
+        ``selected_`` after a screen (see Notes, "Error control"). ``"auto"``:
+        the fewest for a test at its level ``alpha_1``, ``ceil(1 / alpha_1) -
+        1``, when the fit screens and ``selected_`` is the model
+        (``n_features_to_select=None``), else 0; ``alpha_1`` is ``alpha``
+        less the pair screen's share (``PAIR_ALPHA_SHARE``, 0.05): 21
+        permutations at ``alpha=0.05``, 19 with ``screen_pairs=0``. They share
+        one extra pass over all features. Fewer than ``ceil(1 / alpha_1) - 1``
+        (0 included) leave only the pairs' test in a screened fit's
+        ``selected_``. Unused on data of up to ``screen_above`` features, and
+        with ``refit_permutations``.
     refit_permutations : int, default=0
         When > 0, ``selected_`` is a permutation test of the whole fit:
         randSel is fitted again on this many permutations of the labels, and
@@ -540,10 +549,14 @@ class RandSel(SelectorMixin, BaseEstimator):
         with ``n_tests`` the number of (feature, iteration) tests of the run
         (Bonferroni), taken at the iteration where this set is largest (ties:
         the later). Empty when nothing is significant. After a screen: the
-        features whose score in a test pass (``test_zscores_``) exceeds the
-        maximum over all features of the same pass on each of
-        ``n_permutations_`` permuted labels (a permutation test of the
-        maximum, family-wise level ``alpha``). With ``refit_permutations``:
+        union of two tests, each at its share of ``alpha`` (family-wise level
+        ``alpha`` over both): the features whose score in a test pass
+        (``test_zscores_``) exceeds the maximum over all features of the same
+        pass on each of ``n_permutations_`` permuted labels (a permutation test
+        of the maximum, at ``alpha`` less ``PAIR_ALPHA_SHARE`` of it), and the
+        members of the second-order screen's pairs whose Bonferroni p-value
+        over all pairs is at most ``PAIR_ALPHA_SHARE * alpha`` (an interaction,
+        which no first-order score sees). With ``refit_permutations``:
         the features whose largest score over the run exceeds the largest of
         every refit on permuted labels. See Notes.
     selected_iteration_ : int or None
@@ -553,8 +566,12 @@ class RandSel(SelectorMixin, BaseEstimator):
         ``selected_iteration_`` (iteration 0 when nothing is selected):
         ``max(n_tests * p_it, p_it+1)``, capped at 1, so that ``selected_`` is
         exactly ``pvalues_ <= alpha``; 1 for features no longer alive. After a
-        screen: the permutation p-values ``(1 + #{null maxima >= z_j}) /
-        (1 + n_permutations_)`` (1 without permutations).
+        screen: the smaller of the permutation p-value ``(1 + #{null maxima >=
+        z_j}) / (1 + n_permutations_)`` divided by ``1 - PAIR_ALPHA_SHARE``
+        (1 without permutations) and, for a member of a screened pair, the
+        pair's ``screen_pair_pvalues_`` divided by ``PAIR_ALPHA_SHARE``, capped
+        at 1 (a weighted Bonferroni split), so again ``selected_`` is exactly
+        ``pvalues_ <= alpha``.
     zscores_ : ndarray of shape (n_features_in_,)
         ``c_j / se_j`` at that iteration as normal scores (nan when not alive;
         after a screen, ``test_zscores_``).
@@ -566,7 +583,8 @@ class RandSel(SelectorMixin, BaseEstimator):
     screen_pair_pvalues_ : ndarray of shape (n_pairs,)
         Their p-values, Bonferroni-adjusted over all the pairs scored
         (:func:`~fscompbio.selection._pair_screen.pair_pvalues`); the members
-        of the pairs at or below ``alpha`` are fixed (``fixed_``).
+        of the pairs at or below ``alpha`` are fixed (``fixed_``), and after a
+        screen those at or below ``PAIR_ALPHA_SHARE * alpha`` are selected.
     n_permutations_ : int
         Label permutations run (0 unless the fit screened or
         ``refit_permutations > 0``).
@@ -702,7 +720,14 @@ class RandSel(SelectorMixin, BaseEstimator):
     ``n_permutations_`` permutations of them on the same subsamples and
     halves, and a feature is selected when its score exceeds every permuted
     label vector's largest (family-wise level ``1 / (1 + n_permutations_) <=
-    alpha``). A pair without marginal effect is ranked, not selected.
+    alpha_1``). A pair without marginal effect has no first-order score, so
+    the second-order screen's pairs are tested too, by Bonferroni over all the
+    pairs scored, at ``PAIR_ALPHA_SHARE`` of ``alpha``; the first-order test
+    gets the rest, ``alpha_1``, and ``selected_`` is the union (family-wise
+    level ``alpha`` over both families, a weighted Bonferroni split). On Sun,
+    Yao & Goodison's spiral among 1,000 noise columns it holds x0 and x1 in
+    10 of 10 draws, where the first-order test alone selects neither
+    (``docs/randsel.md``, section 33).
 
     **Error control by refits** (``refit_permutations``). Both tests above
     measure how precisely the partitions estimate ``c_j`` on the data at
@@ -1066,21 +1091,26 @@ class RandSel(SelectorMixin, BaseEstimator):
         return text + self._established_pairs_note()
 
     def _established_pairs_note(self):
-        """The second-order screen's significant pairs, which a first-order test of ``selected_`` cannot see."""
-        pairs = self.screen_pairs_[self.screen_pair_pvalues_ <= self.alpha]
+        """The second-order screen's pairs significant at ``alpha`` (fixed, so ranked high) that ``selected_``
+        does not hold: after a screen it tests the pairs at their share of ``alpha`` only, below it the
+        contributions of their members."""
+        established = self.screen_pair_pvalues_ <= self.alpha
+        pairs = self.screen_pairs_[established]
         if pairs.size == 0:
             return ""
         names = getattr(self, "feature_names_in_", None)
         label = (lambda j: repr(str(names[j]))) if names is not None else str
         shown = ", ".join(f"({label(a)}, {label(b)})" for a, b in pairs.tolist())
-        p = float(self.screen_pair_pvalues_[self.screen_pair_pvalues_ <= self.alpha].max())
-        members = np.unique(pairs)
-        ranks = np.sort(self.ranking_[members])
+        p = float(self.screen_pair_pvalues_[established].max())
+        ranks = np.sort(self.ranking_[np.unique(pairs)])
+        why = (f"selected_ tests the pairs at alpha x {PAIR_ALPHA_SHARE:g}, the rest of alpha going to the "
+               "first-order test" if self.screened_.any() else
+               "selected_ tests their members' contributions, which did not pass")
         return (
-            f" The second-order screen did establish {len(pairs)} pair(s) of columns, {shown} (adjusted p <= {p:.3g} "
-            f"over all pairs): an interaction (or a squared feature, a pair (j, j)) that the first-order test "
-            f"of selected_ cannot see. Their {members.size} member(s) are in fixed_ and rank "
-            f"{', '.join(str(r) for r in ranks)} in ranking_: n_features_to_select={int(ranks.max())} keeps them."
+            f" The second-order screen found {len(pairs)} pair(s) of columns significant at alpha over all pairs, "
+            f"{shown} (adjusted p <= {p:.3g}; a pair (j, j) is a squared feature), but {why}. Their members are "
+            f"fixed and rank {', '.join(str(r) for r in ranks)} in ranking_: n_features_to_select={int(ranks.max())} "
+            "keeps them."
         )
 
     def transform(self, X):
@@ -1108,7 +1138,16 @@ class RandSel(SelectorMixin, BaseEstimator):
             return int(self.n_permutations)
         if self.n_features_to_select is not None:
             return 0
-        return min(MAX_AUTO_PERMUTATIONS, math.ceil(1.0 / self.alpha - 1e-9) - 1)
+        return min(MAX_AUTO_PERMUTATIONS, math.ceil(1.0 / self._first_order_alpha() - 1e-9) - 1)
+
+    def _pair_share(self):
+        """The share of ``alpha`` the second-order screen's pairs are tested at after a screen (0: no pair
+        screen ran)."""
+        return PAIR_ALPHA_SHARE if self.screen_pairs_.shape[0] else 0.0
+
+    def _first_order_alpha(self):
+        """The level of the first-order permutation test after a screen: ``alpha`` less the pairs' share."""
+        return self.alpha * (1.0 - self._pair_share())
 
     def _select(self):
         """Per-iteration statistics, p-values and the error-controlled selected set."""
@@ -1156,21 +1195,30 @@ class RandSel(SelectorMixin, BaseEstimator):
 
     def _select_by_permutations(self):
         """``selected_`` of a screened fit: the test pass's scores against the permuted maxima."""
-        d, n_it = self.n_features_in_, self.n_iterations_
+        d = self.n_features_in_
+        share = self._pair_share()
         if self.n_permutations_:
-            self._select_by_null(self.test_zscores_, self.null_max_zscores_)
-            return
-        chosen = np.array([], dtype=int)
-        self.selected_per_iteration_ = [chosen] * max(n_it, 1)
-        self.selected_, self.selected_iteration_ = chosen, None
-        self.zscores_, self.pvalues_ = np.full(d, np.nan), np.ones(d)
+            p = _max_t_pvalues(self.test_zscores_, self.null_max_zscores_)
+            z = np.where(np.isfinite(self.test_zscores_), self.test_zscores_, np.nan)
+        else:  # no first-order test: only the pairs can be selected
+            p, z = np.ones(d), np.full(d, np.nan)
+        # the union of the two families by a weighted Bonferroni split: each p-value divided by its family's
+        # share of alpha, the smaller per feature, so that selected_ == (pvalues_ <= alpha)
+        p = np.minimum(1.0, p / (1.0 - share))
+        if share:
+            members = self.screen_pairs_.ravel()
+            pair_p = np.repeat(np.minimum(1.0, self.screen_pair_pvalues_ / share), 2)
+            np.minimum.at(p, members, pair_p)
+        self._set_selected(p, z)
 
     def _select_by_null(self, z, null):
-        """``selected_`` of a max-T permutation test: statistics ``z`` against the permuted maxima ``null``,
-        ``p_j = (1 + #{null >= z_j}) / (1 + len(null))``; a statistic of -inf (never tested) gets p = 1."""
-        p = (1.0 + np.sum(null[None, :] >= z[:, None], axis=1)) / (1.0 + null.size)
-        p[~np.isfinite(z)] = 1.0
-        chosen = np.flatnonzero(p <= self.alpha)
+        """``selected_`` of a max-T permutation test: statistics ``z`` against the permuted maxima ``null``
+        (:func:`_max_t_pvalues`)."""
+        self._set_selected(_max_t_pvalues(z, null), np.where(np.isfinite(z), z, np.nan))
+
+    def _set_selected(self, p, z):
+        """``selected_`` = the features whose adjusted p-value ``p`` is at most ``alpha``, as one set (iteration 0)."""
+        chosen = np.flatnonzero(p <= self.alpha * (1.0 + 1e-9))  # p = k / (1 + B) divided by a share, rounded
         self.selected_per_iteration_ = [chosen] + [np.array([], dtype=int)] * max(self.n_iterations_ - 1, 0)
         self.selected_ = chosen
         self.selected_iteration_ = 0 if chosen.size else None
@@ -1206,6 +1254,14 @@ class RandSel(SelectorMixin, BaseEstimator):
         mask = np.zeros(self.n_features_in_, dtype=bool)
         mask[self.selected_] = True
         return mask
+
+
+def _max_t_pvalues(z, null):
+    """The max-T permutation p-values of statistics ``z`` against the permuted maxima ``null``: ``p_j = (1 +
+    #{null >= z_j}) / (1 + len(null))``; a statistic of -inf (never tested) gets p = 1."""
+    p = (1.0 + np.sum(null[None, :] >= z[:, None], axis=1)) / (1.0 + null.size)
+    p[~np.isfinite(z)] = 1.0
+    return p
 
 
 def expected_contributions(X, y, **params):
