@@ -115,6 +115,6 @@ def test_the_block_says_what_jobs_run_again_on_another_machine_took(tmp_path):
             "wall_seconds": 60.0, "load_at_start": 0.1, "date": "2026-01-01"}
     text = Q.run_cost_block(cost, archive=tmp_path)
     assert "| thesis (`make thesis`) | 1 timed | 1.00 CPU-hours |" in text  # the later run counts
-    assert "1 of its jobs, run again with the same code and config on the machine of a later part, took 1.00 " \
-           "CPU-hours there against " \
-           "2.00 in their first run (2.0 times as much)" in text
+    assert "1 runs of its jobs were repeated on the machine of a later part (to compare the machines, or because " \
+           "a change of code moved their results; the parts' notes say which), and took 1.00 CPU-hours there " \
+           "against 2.00 in their earlier run (2.0 times as much)" in text

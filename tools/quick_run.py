@@ -148,10 +148,11 @@ def _rerun_sentence(archive):
         return ""
     n = sum(p[0] for p in pairs.values())
     then, again = sum(p[1] for p in pairs.values()), sum(p[2] for p in pairs.values())
-    return (f" The thesis run's parts ran on more than one machine: {n} of its jobs, run again with the same "
-            f"code and config on the machine of a later part, took {again / 3600:.2f} CPU-hours there against "
-            f"{then / 3600:.2f} in their first run ({then / again:.1f} times as much); the figure above counts "
-            "their later run, and every other job's only run.")
+    return (f" The thesis run's parts ran on more than one machine: {n} runs of its jobs were repeated on the "
+            f"machine of a later part (to compare the machines, or because a change of code moved their results; "
+            f"the parts' notes say which), and took {again / 3600:.2f} CPU-hours there against "
+            f"{then / 3600:.2f} in their earlier run ({then / again:.1f} times as much); the figure above counts "
+            "each job's last run, and every other job's only run.")
 
 
 def _settings_sentence(archive):

@@ -553,14 +553,16 @@ def rerun_pairs(archive):
     """``{(first part, part that ran them again): [jobs, CPU s then, CPU s again]}`` over the jobs handed over by
     :func:`supersede` whose CPU time both runs measured."""
     ms = manifests(archive)
-    now = {j["outputs"][0]: (m["part"], j) for m in ms for j in m["jobs"]}
+    # each part's run of a job: in its jobs, or in its superseded list when a later part ran the job again
+    runs = {(m["part"], j["outputs"][0]): j for m in ms for j in [*m["jobs"], *m.get("superseded", [])]}
     pairs = defaultdict(lambda: [0, 0.0, 0.0])
     for m in ms:
         for old in m.get("superseded", []):
-            part, new = now.get(old["outputs"][0], (None, None))
+            part = old["by"]
+            new = runs.get((part, old["outputs"][0]))
             then_cpu = (old.get("times") or {}).get("job_cpu_s")
             now_cpu = ((new or {}).get("times") or {}).get("job_cpu_s")
-            if part == old["by"] and then_cpu and now_cpu:
+            if new is not None and then_cpu and now_cpu:
                 pair = pairs[(m["part"], part)]
                 pair[0] += 1
                 pair[1] += then_cpu
