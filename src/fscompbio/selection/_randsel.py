@@ -470,10 +470,10 @@ class RandSel(SelectorMixin, BaseEstimator):
         (``n_features_to_select=None``), else 0; ``alpha_1`` is ``alpha``
         less the pair screen's share (``PAIR_ALPHA_SHARE``, 0.05): 21
         permutations at ``alpha=0.05``, 19 with ``screen_pairs=0``. They share
-        one extra pass over all features. Fewer than ``ceil(1 / alpha_1) - 1``
-        (0 included) leave only the pairs' test in a screened fit's
-        ``selected_``. Unused on data of up to ``screen_above`` features, and
-        with ``refit_permutations``.
+        one extra pass over all features. With 0 a screened fit's ``selected_``
+        is empty (no test); fewer than ``ceil(1 / alpha_1) - 1`` leave only the
+        pairs' test in it. Unused on data of up to ``screen_above`` features,
+        and with ``refit_permutations``.
     refit_permutations : int, default=0
         When > 0, ``selected_`` is a permutation test of the whole fit:
         randSel is fitted again on this many permutations of the labels, and
@@ -1197,11 +1197,11 @@ class RandSel(SelectorMixin, BaseEstimator):
         """``selected_`` of a screened fit: the test pass's scores against the permuted maxima."""
         d = self.n_features_in_
         share = self._pair_share()
-        if self.n_permutations_:
-            p = _max_t_pvalues(self.test_zscores_, self.null_max_zscores_)
-            z = np.where(np.isfinite(self.test_zscores_), self.test_zscores_, np.nan)
-        else:  # no first-order test: only the pairs can be selected
-            p, z = np.ones(d), np.full(d, np.nan)
+        if not self.n_permutations_:  # no test asked for (the nested sets or the ranking are the model)
+            self._set_selected(np.ones(d), np.full(d, np.nan))
+            return
+        p = _max_t_pvalues(self.test_zscores_, self.null_max_zscores_)
+        z = np.where(np.isfinite(self.test_zscores_), self.test_zscores_, np.nan)
         # the union of the two families by a weighted Bonferroni split: each p-value divided by its family's
         # share of alpha, the smaller per feature, so that selected_ == (pvalues_ <= alpha)
         p = np.minimum(1.0, p / (1.0 - share))
