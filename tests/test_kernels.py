@@ -300,3 +300,11 @@ def test_auto_label_kind_never_warns_on_class_names():
         assert auto_label_kind(y) == "onehot"
     with pytest.warns(UserWarning, match="single sample"):  # the same counts as whole numbers still warn
         auto_label_kind(np.array([0, 1, 1, 2]))
+
+
+@pytest.mark.filterwarnings("error")
+def test_auto_label_kind_returns_a_set_kind_as_it_is():
+    """An estimator's own setting passes through, without the warning 'auto' gives on single-sample classes."""
+    y = np.array([0.0, 0.0, 1.0, 1.0, 7.0])
+    assert auto_label_kind(y, "label_kernel", kind="gaussian") == "gaussian"
+    assert auto_label_kind(y, "label_kernel", kind="onehot") == "onehot"

@@ -377,7 +377,7 @@ def task_of_target(y):
 AUTO_LABEL_KINDS = {"binary": "linear", "multiclass": "onehot", "regression": "gaussian"}
 
 
-def auto_label_kind(y, param="kind"):
+def auto_label_kind(y, param="kind", kind="auto"):
     """The label kernel ``"auto"`` picks for ``y``: ``"linear"``, ``"onehot"`` or ``"gaussian"`` by its task.
 
     The task follows scikit-learn's rule (:func:`task_of_target`), which takes a target of whole numbers (a score,
@@ -391,6 +391,8 @@ def auto_label_kind(y, param="kind"):
     y : array-like of shape (m,)
     param : str, default="kind"
         The parameter the warning names (``"label_kernel"`` of the selectors, ``"label_kind"`` of KTA).
+    kind : str, default="auto"
+        The estimator's setting: any kind but ``"auto"`` is returned as it is (no warning).
 
     Returns
     -------
@@ -402,6 +404,8 @@ def auto_label_kind(y, param="kind"):
     >>> auto_label_kind([-1, 1, 1, -1]), auto_label_kind([0, 1, 2, 2, 1, 0]), auto_label_kind([0.5, 1.25, 3.0])
     ('linear', 'onehot', 'gaussian')
     """
+    if kind != "auto":
+        return kind
     task = task_of_target(y)
     if task == "multiclass" and np.asarray(y).dtype.kind in "iuf":  # names ("a", "b") are classes whatever their counts
         counts = np.unique(np.asarray(y), return_counts=True)[1]
@@ -435,8 +439,7 @@ def label_kernel(y, *, kind="auto", gamma=None):
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D; got shape {y.shape}")
-    if kind == "auto":
-        kind = auto_label_kind(y)
+    kind = auto_label_kind(y, kind=kind)
     if kind in ("linear", "balanced"):
         classes, inv = np.unique(y, return_inverse=True)
         if classes.size != 2:

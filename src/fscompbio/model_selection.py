@@ -199,12 +199,9 @@ def resolve_label_kind(y, label_kind="auto"):
     >>> resolve_label_kind(["a", "b", "a"]), resolve_label_kind([0, 1, 2]), resolve_label_kind([0.1, 0.7, 2.5])
     ('linear', 'onehot', 'gaussian')
     """
-    if label_kind != "auto":
-        return label_kind
-    y = np.asarray(y)
-    if np.unique(y).size == 2:
+    if label_kind == "auto" and np.unique(np.asarray(y)).size == 2:
         return "linear"
-    return auto_label_kind(y, "label_kind")
+    return auto_label_kind(y, "label_kind", kind=label_kind)
 
 
 def _ranking_of(fitted, n_features):

@@ -201,7 +201,7 @@ class AnticorrelationWeighting(SelectorMixin, BaseEstimator):
                 rng,
                 gamma_multiplier=self.width_multiplier,
                 estimator=self.estimator,
-                kind=auto_label_kind(y, "label_kernel") if self.label_kernel == "auto" else self.label_kernel,
+                kind=auto_label_kind(y, "label_kernel", kind=self.label_kernel),
             )
             sd = z.std()
             zs = z / sd if sd > 0 else z  # scale-free epsilon and alpha

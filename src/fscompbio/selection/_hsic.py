@@ -131,7 +131,7 @@ class _GreedyHSIC(SelectorMixin, BaseEstimator):
         if self.estimator == "unbiased" and 2 <= m < 4:
             raise ValueError(f"estimator='unbiased' needs at least 4 samples; got {m}")
         layout = PairLayout(m)
-        kind = auto_label_kind(y, "label_kernel") if self.label_kernel == "auto" else self.label_kernel
+        kind = auto_label_kind(y, "label_kernel", kind=self.label_kernel)
         weights = hsic_pair_weights(label_kernel(y, kind=kind), layout, self.estimator)
         return mults, PairTensor(X, layout), weights
 

@@ -912,7 +912,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         task = task_of_target(y)
         if self.balanced and task == "regression":
             raise ValueError("balanced=True needs a classification target; got a real-valued y")
-        kind = auto_label_kind(y, "label_kernel") if self.label_kernel == "auto" else self.label_kernel
+        kind = auto_label_kind(y, "label_kernel", kind=self.label_kernel)
         if kind in ("linear", "balanced") and task != "binary":
             raise ValueError(f"label_kernel={kind!r} needs a binary target; got a {task} target")
         problem = _Problem(X, y, subsample=self.subsample, balanced=self.balanced, label_kind=kind, rng=rng,
@@ -1201,7 +1201,6 @@ class RandSel(SelectorMixin, BaseEstimator):
             self._set_selected(np.ones(d), np.full(d, np.nan))
             return
         p = _max_t_pvalues(self.test_zscores_, self.null_max_zscores_)
-        z = np.where(np.isfinite(self.test_zscores_), self.test_zscores_, np.nan)
         # the union of the two families by a weighted Bonferroni split: each p-value divided by its family's
         # share of alpha, the smaller per feature, so that selected_ == (pvalues_ <= alpha)
         p = np.minimum(1.0, p / (1.0 - share))
@@ -1209,15 +1208,16 @@ class RandSel(SelectorMixin, BaseEstimator):
             members = self.screen_pairs_.ravel()
             pair_p = np.repeat(np.minimum(1.0, self.screen_pair_pvalues_ / share), 2)
             np.minimum.at(p, members, pair_p)
-        self._set_selected(p, z)
+        self._set_selected(p, self.test_zscores_)
 
     def _select_by_null(self, z, null):
         """``selected_`` of a max-T permutation test: statistics ``z`` against the permuted maxima ``null``
         (:func:`_max_t_pvalues`)."""
-        self._set_selected(_max_t_pvalues(z, null), np.where(np.isfinite(z), z, np.nan))
+        self._set_selected(_max_t_pvalues(z, null), z)
 
     def _set_selected(self, p, z):
-        """``selected_`` = the features whose adjusted p-value ``p`` is at most ``alpha``, as one set (iteration 0)."""
+        """``selected_`` = the features whose adjusted p-value ``p`` is at most ``alpha``, as one set (iteration 0);
+        ``zscores_`` = ``z`` (nan where not finite: never tested)."""
         chosen = np.flatnonzero(p <= self.alpha * (1.0 + 1e-9))  # p = k / (1 + B) divided by a share, rounded
         self.selected_per_iteration_ = [chosen] + [np.array([], dtype=int)] * max(self.n_iterations_ - 1, 0)
         self.selected_ = chosen
