@@ -30,7 +30,11 @@
     best (one-vs-rest F statistic) and each class's recall of the SVM on the top 50, 5-fold CV (split seed 0):
     whether a ranker spends its 50 features on the easiest class.
 
-Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b|c|d|e]``
+(f) randSel's own model (the SVM on ``selected_``) with the default ``n_permutations="auto"`` against
+    ``--own-permutations`` (99), randSel's seeds ``--fit-seeds`` (0,1,2), on the planted set's draw 0 and the
+    three real micro-arrays (5 folds, split seed 0): accuracy, sizes of the selected sets and fit CPU time.
+
+Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_wide.py [--quick] [--only a|b|c|d|e|f]``
 (MultiSURF needs the ``bench`` extra: ``pip install -e '.[bench]'``). Prints a plain-text report; nothing
 is written.
 """
@@ -422,10 +426,49 @@ def bench_e(args):
                   + f" | {np.trace(conf) / conf.sum():.3f} |", flush=True)
 
 
+def bench_f(args):
+    """The own model's first-order permutation test: the default ("auto") permutations against more, per seed."""
+    more = args.own_permutations
+    seeds = [int(s) for s in args.fit_seeds.split(",")]
+    print(f"\n(f) randSel's own model (a Gaussian SVM on selected_), 5-fold CV (split seed 0): "
+          f"n_permutations='auto' against {more}, randSel's seeds {args.fit_seeds}")
+    print("| data set | seed | accuracy, auto | accuracy, more | features per fold, auto | features per fold, more "
+          "| fit CPU s, auto | fit CPU s, more |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    sets = {"planted draw 0": planted_wide(n_features=2000 if args.quick else 10_000, random_state=0)[:2]}
+    for name in REAL[:1] if args.quick else REAL:
+        data = expression_set(name)
+        if data is not None:
+            sets[name] = data
+    means = {}
+    for name, (X, y) in sets.items():
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+        for seed in seeds:
+            row = {}
+            for setting in ("auto", more):
+                accs, sizes, times = [], [], []
+                for tr, te in folds:
+                    t0 = time.process_time()
+                    with warnings.catch_warnings():  # an empty selected_ warns; scored as the majority class
+                        warnings.simplefilter("ignore")
+                        cols = RandSel(random_state=seed, n_permutations=setting).fit(X[tr], y[tr]).selected_
+                    times.append(time.process_time() - t0)
+                    sizes.append(cols.size)
+                    accs.append(_accuracy(X, y, tr, te, cols))
+                row[setting] = (float(np.mean(accs)), sizes, float(np.mean(times)))
+                means.setdefault((name, setting), []).append(row[setting][0])
+            a, m = row["auto"], row[more]
+            print(f"| {name} | {seed} | {a[0]:.3f} | {m[0]:.3f} | {a[1]} | {m[1]} | {a[2]:.2f} | {m[2]:.2f} |",
+                  flush=True)
+    for name in sets:
+        a, m = np.mean(means[(name, "auto")]), np.mean(means[(name, more)])
+        print(f"{name}: mean over seeds {a:.3f} (auto) against {m:.3f} ({more} permutations), difference {m - a:+.3f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
-    ap.add_argument("--only", choices=["a", "b", "c", "d", "e"], default=None)
+    ap.add_argument("--only", choices=["a", "b", "c", "d", "e", "f"], default=None)
     ap.add_argument("--planted-draws", type=int, default=3, help="draws of the planted set in (a) (default 3)")
     ap.add_argument("--null-draws", type=int, default=5, help="permuted labels per data set in (c) (default 5)")
     ap.add_argument("--old", action="store_true", help="also the thesis' old micro-array settings in (a)")
@@ -444,6 +487,9 @@ def main():
                     help="(a), (e): comma-separated shipped expression sets (default: prostate_ge,allaml,colon, and "
                          "tox_171,glioma for (e); also "
                          "glioma, tox_171, tb_blood_gambia, tb_serum_metabolomics)")
+    ap.add_argument("--own-permutations", type=int, default=99,
+                    help="(f): the permutations compared with the default's (default 99)")
+    ap.add_argument("--fit-seeds", default="0,1,2", help="(f): comma-separated seeds of randSel (default 0,1,2)")
     args = ap.parse_args()
     FOLDS_RUN[0] = args.folds_run
     print(f"fscompbio {fscompbio.__version__}, numpy {np.__version__}, scipy {scipy.__version__}, "
@@ -460,6 +506,8 @@ def main():
             bench_d(args)
         if args.only in (None, "e"):
             bench_e(args)
+        if args.only in (None, "f"):
+            bench_f(args)
 
 
 if __name__ == "__main__":

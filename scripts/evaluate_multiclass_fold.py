@@ -34,7 +34,8 @@ for member, result_path, timing_path in zip(members, results, timings, strict=Tr
     with threadpool_limits(limits=snakemake.threads):
         out = multiclass_fold(ds.X, ds.y, train, test, member["method"], model_selection=member["model_selection"],
                               params=member["params"], widths=p.widths, kta=p.kta, cv=p.cv, C=p.svm_C,
-                              random_state=member["seed"], inner_seed=member["inner_seed"])
+                              random_state=member["seed"], inner_seed=member["inner_seed"],
+                              standardize=ds.standardized)
     out.update(dataset=snakemake.wildcards.dataset, fold=fold, n_classes=int(len(set(ds.y.tolist()))))
     logging.info("%s %s (%s) fold %d: accuracy %.3f with %d of %d features; %.1f s", out["dataset"],
                  member["method"], member["model_selection"], fold, out["accuracy"], out["n_selected"],

@@ -259,6 +259,25 @@ def test_standardized_data_are_unit_scale_and_keep_everything_else(seed):
     assert st.feature_names.tolist() == ds.feature_names.tolist() and st.name == "t"
     np.testing.assert_array_equal(st.relevant, ds.relevant)
     assert scale_disparity(st) is None
+    assert st.standardized and not ds.standardized
+
+
+def test_a_standardised_data_set_says_so_in_its_file_and_a_raw_one_is_written_as_before(tmp_path):
+    """The mark that tells the folds to scale again by each training part survives the file and the
+    feature filter; a data set of raw values has no such array, so its file is the same bytes as before."""
+    import zipfile
+
+    from fscompbio.datasets import standardized, top_variance
+
+    ds = make_dataset("xor", random_state=0, n_samples=40, n_features=5)
+    save_dataset(ds, tmp_path / "raw.npz")
+    save_dataset(standardized(ds), tmp_path / "st.npz")
+    assert zipfile.ZipFile(tmp_path / "raw.npz").namelist() == [
+        f"{k}.npy" for k in ("X", "y", "feature_names", "relevant", "task", "name")]
+    assert not load_dataset(tmp_path / "raw.npz").standardized
+    back = load_dataset(tmp_path / "st.npz")
+    assert back.standardized and top_variance(back, 3).standardized
+    np.testing.assert_array_equal(back.X, standardized(ds).X)
 
 
 @pytest.mark.parametrize("name", ["xor", "linear_weston", "fake_class"])

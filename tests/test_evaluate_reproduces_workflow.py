@@ -36,16 +36,23 @@ def workflow_folds(tmp_path_factory):
     df.insert(0, "label", np.where(X[:, 4] - X[:, 11] > 0, "case", "control"))
     df.insert(0, "sample_id", [f"s{i}" for i in range(60)])
     df.to_csv(work / "tiny.csv", index=False)
+    # the same samples in other units (scale and offset per gene), standardised when the data set is written
+    units = df.copy()
+    units.iloc[:, 2:] = units.iloc[:, 2:] * np.geomspace(1e-3, 1e3, 20) + np.linspace(-5.0, 5.0, 20)
+    units.to_csv(work / "units.csv", index=False)
     cfg = {
         "seed": 31,
-        "datasets": {"csv": {"tiny": {"path": str(work / "tiny.csv"), "positive_label": "case"}}},
+        "datasets": {"csv": {"tiny": {"path": str(work / "tiny.csv"), "positive_label": "case"},
+                             "units": {"path": str(work / "units.csv"), "positive_label": "case",
+                                       "standardize": True}}},
         "chapter3": {**SETTINGS, "datasets": ["tiny"], "methods": ["stabsel_lasso"],
                      "selectors": {"stabsel_lasso": {"n_bootstraps": 4}}, "dataset_selectors": {}},
-        "chapter4": {**SETTINGS, "datasets": ["tiny"], "methods": ["bahsic"],
+        "chapter4": {**SETTINGS, "datasets": ["tiny", "units"], "methods": ["bahsic"],
                      "selectors": {"bahsic": {"step": 0.5}}, "dataset_selectors": {}},
     }
     (work / "tiny.yaml").write_text(yaml.safe_dump(cfg))
-    targets = ["results/chapter3/folds/tiny/stabsel_lasso/folds2-3.json", "results/chapter4/folds/tiny/bahsic/folds0-1.json"]
+    targets = ["results/chapter3/folds/tiny/stabsel_lasso/folds2-3.json", "results/chapter4/folds/tiny/bahsic/folds0-1.json",
+               "results/chapter4/folds/units/bahsic/folds0-1.json"]
     cmd = [sys.executable, "-m", "snakemake", *targets, "-s", str(REPO / "Snakefile"), "--directory", str(work),
            "--cores", "2", "--configfile", str(REPO / "config.yaml"), str(work / "tiny.yaml")]
     run = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600, env=_unpinned())
@@ -58,11 +65,12 @@ def _unpinned():
     return {k: v for k, v in os.environ.items() if k not in KERNEL_VARIABLES}
 
 
-def _cli(work, method, folds, model_selection, extra=()):
+def _cli(work, method, folds, model_selection, extra=(), data=None):
     """The command line in a process of its own with the workflow's CPU kernels, as the README says to run it
     (``eval "$(python -m fscompbio.environment pin)"``): the workflow's jobs run with them."""
     out = work / f"cli_{method}_{model_selection}.json"
-    argv = ["evaluate", str(work / "results" / "datasets" / "tiny.npz"), "--method", method, "--seed", "31",
+    data = data or work / "results" / "datasets" / "tiny.npz"
+    argv = ["evaluate", str(data), "--method", method, "--seed", "31",
             "--folds", "4", *[f"--fold={k}" for k in folds], "--model-selection", model_selection,
             "--inner-folds", "2", "--sizes", "1,2,5,10", "--kta-max-sizes", "10", "--n-widths", "3",
             "--width-low", "-1", "--width-high", "1", "--output", str(out), *extra]
@@ -104,3 +112,24 @@ def test_a_fold_out_of_range_is_a_usage_error(workflow_folds, capsys):
     code = main(["evaluate", str(workflow_folds / "results/datasets/tiny.npz"), "--method", "correlation",
                  "--folds", "4", "--fold", "4"])
     assert code == 2 and "fold 4 out of range for --folds 4" in capsys.readouterr().err
+
+
+def test_a_data_set_standardised_when_written_is_scaled_again_by_each_training_part(workflow_folds):
+    """``standardize: true`` scales the features over all samples when the data set is written; its folds scale
+    each training part again by its own mean and sd, which cancels the first scaling, so no test sample's values
+    reach a model: the workflow's fold is the command line's on the raw CSV with ``--standardize`` (per fold),
+    and ``evaluate`` on the written data set scales by the training part without being told."""
+    wf = json.loads((workflow_folds / "results/chapter4/folds/units/bahsic/folds0-1.json").read_text())
+    from_npz = _cli(workflow_folds, "bahsic", [0, 1], "kta", ["--param", "step=0.5"],
+                    data=workflow_folds / "results" / "datasets" / "units.npz")
+    assert from_npz["settings"]["standardize"] is True
+    raw = _cli(workflow_folds, "bahsic", [0, 1], "kta",
+               ["--param", "step=0.5", "--standardize", "--name", "units", "--positive-label", "case"],
+               data=workflow_folds / "units.csv")
+    for w, c, r in zip(wf["folds"], from_npz["folds"], raw["folds"], strict=True):
+        ref = w["results"]["kta"]
+        for key, value in ref.items():  # the data set as written: byte for byte
+            assert json.dumps(c[key], sort_keys=True) == json.dumps(value, sort_keys=True), (key, c[key], value)
+        # the raw values scaled by the training part: the same model (scores equal to rounding)
+        assert r["selected_features"] == ref["selected_names"] and r["accuracy"] == ref["accuracy"]
+        assert r["sigma"] == pytest.approx(ref["sigma"], rel=1e-9)

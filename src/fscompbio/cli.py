@@ -372,7 +372,7 @@ def _run_select(args):
             "params": params,
             "seed": args.seed,
             "task": ds.task,
-            "standardized": args.standardize,
+            "standardized": ds.standardized,
             "n_samples": ds.n_samples,
             "n_features": ds.n_features,
             "feature_names": names,
@@ -503,6 +503,10 @@ def _run_evaluate(args):
         args.model_selection = "cv" if ds.task == "regression" else "kta"
     if ds.task == "regression" and args.folds > ds.n_samples:
         raise ValueError(f"{args.data}: --folds {args.folds} is more than its {ds.n_samples} samples")
+    standardize = args.standardize or ds.standardized  # as the workflow's folds read a data set scaled when written
+    if ds.standardized and not args.standardize:
+        log.info("%s was standardised when written: each training part is scaled again by its own mean and sd",
+                 args.data)
     names = [str(n) for n in ds.feature_names]
     name = args.name or ds.name
     if ds.task == "multiclass":  # the seeds of the workflow's multiclass stage (figure figM_1)
@@ -528,7 +532,7 @@ def _run_evaluate(args):
     settings = {"model_selection": [args.model_selection], "outer_folds": args.folds, "svm_C": args.C,
                 "widths": {"n_widths": args.n_widths, "low": args.width_low, "high": args.width_high},
                 "kta": {"max_sizes": args.kta_max_sizes}, "cv": {"inner_folds": args.inner_folds, "sizes": args.sizes},
-                "standardize": args.standardize}
+                "standardize": standardize}
     folds = []
     with _about(args.data):
         for k in _progress(folds_run, desc=f"{args.method} folds", unit="fold"):
@@ -538,7 +542,7 @@ def _run_evaluate(args):
                 out = multiclass_fold(ds.X, ds.y, train, test, args.method, model_selection=args.model_selection,
                                       params=params, widths=settings["widths"], kta=settings["kta"],
                                       cv=settings["cv"], C=args.C, random_state=fold_seed.selector,
-                                      inner_seed=fold_seed.inner, standardize=args.standardize)
+                                      inner_seed=fold_seed.inner, standardize=standardize)
                 out.update(fold=k, selected_features=[names[j] for j in out["selected"]])
             else:  # the workflow's folds of two classes (chapters 3 and 4) or of a real-valued label
                 if ds.task == "regression":

@@ -31,6 +31,8 @@ def save_dataset(ds, path):
         relevant=np.asarray(ds.relevant, dtype=np.int64),
         task=np.array(ds.task),
         name=np.array(ds.name),
+        # only when set, so that a data set of raw values is written as before the key existed
+        **({"standardized": np.array(True)} if ds.standardized else {}),
     )
 
 
@@ -67,6 +69,7 @@ def load_dataset(path):
         names, relevant = z["feature_names"], z["relevant"]
         task = str(z["task"])
         name = str(z["name"]) if "name" in z.files else path.stem
+        scaled = bool(z["standardized"]) if "standardized" in z.files else False
     if X.ndim != 2:
         raise ValueError(f"{path}: X must be 2-D (samples x features); got shape {X.shape}")
     n, d = X.shape
@@ -87,7 +90,7 @@ def load_dataset(path):
     if task == "binary" and not set(np.unique(y).tolist()) <= {-1, 1}:
         raise ValueError(f"{path}: a binary task needs labels in {{-1, +1}}; got {np.unique(y).tolist()}")
     return Dataset(X=X.astype(np.float64, copy=False), y=y, relevant=relevant.astype(np.int64),
-                   task=task, feature_names=names, name=name)
+                   task=task, feature_names=names, name=name, standardized=scaled)
 
 
 def _read_csv_table(path):

@@ -36,6 +36,10 @@ class Dataset:
     task : {"binary", "multiclass", "regression"}
     feature_names : ndarray of shape (n_features,), str
     name : str
+    standardized : bool
+        True when every feature was scaled over all samples (:func:`standardized`): an evaluation then scales
+        each training part again by its own mean and sd, and so never uses a test sample's values
+        (:func:`fscompbio.evaluation.evaluate_folds`' ``standardize``).
     """
 
     X: np.ndarray
@@ -44,6 +48,7 @@ class Dataset:
     task: str
     feature_names: np.ndarray
     name: str = ""
+    standardized: bool = False
 
     @property
     def n_samples(self):
@@ -217,6 +222,7 @@ def top_variance(ds, k):
         task=ds.task,
         feature_names=ds.feature_names[keep],
         name=ds.name,
+        standardized=ds.standardized,
     )
 
 
@@ -226,8 +232,12 @@ def standardized(ds):
     An unsupervised transform, like :func:`top_variance`: it never looks at ``y``. Constant features are only
     centred. For features measured in different units, whose Gaussian-kernel distances would otherwise follow the
     feature of largest spread (see :func:`scale_disparity`).
+
+    The result is marked ``standardized``: the workflow's and ``fscompbio evaluate``'s folds scale each training
+    part again by its own mean and sd. A per-feature affine map cancels in that scaling, so a fold sees exactly
+    the raw values scaled by its training part, and the scaling over all samples reaches no test part.
     """
-    return replace(ds, X=standardize(ds.X))
+    return replace(ds, X=standardize(ds.X), standardized=True)
 
 
 def scale_disparity(ds, threshold=SCALE_WARNING):
