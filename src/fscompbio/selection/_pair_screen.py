@@ -18,7 +18,8 @@ from scipy.stats import chi2, false_discovery_control
 
 from .._scaling import normal_scores
 
-__all__ = ["pair_product_screen", "centred_label_columns", "pair_pvalues", "main_effect_scores", "main_effect_pvalues"]
+__all__ = ["pair_product_screen", "pair_quadratic_screen", "quadratic_basis", "centred_label_columns", "pair_pvalues",
+           "main_effect_scores", "main_effect_pvalues"]
 
 #: bytes of one block of the ``(block, n_features)`` products (the whole ``d x d`` matrix is never formed)
 BLOCK_BUDGET = 32 * 2**20
@@ -155,26 +156,50 @@ def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_B
     Z = _standardise(X)
     Yc = centred_label_columns(y)
     m, d = Z.shape
-    m4 = (Z**4).mean(axis=0)
-    W = (Z / np.where(m4 > 0, m4, 1.0)[None, :] ** 0.25).astype(np.float32)
+    W = _bounded(Z)
     Ycf = Yc.astype(np.float32)
-    n_cand = max(1, min(CANDIDATES_PER_PAIR * n_pairs, d * (d + 1) // 2))
+
+    def block_scores(i0, i1):  # the pairs (f, g >= f) with f in the block: columns i0.. only
+        if Ycf.shape[1] == 1:  # one label column: the squared covariances in place (0 + g^2 = g^2 exactly)
+            S = (W[:, i0:i1] * Ycf).T @ W[:, i0:]
+            np.square(S, out=S)
+            return S
+        S = np.zeros((i1 - i0, d - i0), dtype=np.float32)
+        for q in range(Ycf.shape[1]):
+            G = (W[:, i0:i1] * Ycf[:, q : q + 1]).T @ W[:, i0:]  # the pairs' covariances (bounded spread)
+            S += G * G
+        return S
+
+    best_p = _best_candidates(block_scores, d, CANDIDATES_PER_PAIR * n_pairs, diagonal, bool(np.isfinite(W).all()),
+                              block_budget)
+    exact = exact_pair_scores(Z, Yc, best_p)
+    order = np.lexsort((best_p[:, 1], best_p[:, 0], -exact))[:n_pairs]  # ties: lower indices first
+    return best_p[order], exact[order]
+
+
+def _bounded(Z):
+    """Columns scaled by their fourth moment's fourth root, float32: a block's squared covariance of two such
+    columns' product with a unit label is at most the squared correlation (``var(a b) <= sqrt(E a^4 E b^4)``)."""
+    m4 = (Z**4).mean(axis=0)
+    return (Z / np.where(m4 > 0, m4, 1.0)[None, :] ** 0.25).astype(np.float32)
+
+
+def _best_candidates(block_scores, d, n_cand, diagonal, finite, block_budget):
+    """The pairs ``(f, g >= f)`` (``g > f`` without the diagonal) of the ``n_cand`` largest bounded scores.
+
+    ``block_scores(i0, i1)`` gives the float32 scores of the pairs whose first member is in ``i0:i1`` against
+    the columns ``i0:``; blocks of ``block_budget`` bytes, so memory stays bounded at any width. A block's
+    entries below the best candidates so far are dropped before any partial sort (in the first block, those
+    below the ``n_cand``-th largest of its rows' maxima)."""
+    n_cand = max(1, min(n_cand, d * (d + 1) // 2))
     block = max(1, min(d, int(block_budget // (4 * max(d, 1)))))
     best_s = np.empty(0, dtype=np.float32)
     best_p = np.empty((0, 2), dtype=np.int64)
     thr = -np.inf  # the n_cand-th best bounded score so far: a block's entries at or below it cannot enter
-    finite = bool(np.isfinite(W).all())  # then no score is nan, and every entry of a block exceeds -inf
     for i0 in range(0, d, block):
         i1 = min(d, i0 + block)
-        width = d - i0  # the pairs (f, g >= f) with f in the block: columns i0.. only
-        if Ycf.shape[1] == 1:  # one label column: the squared covariances in place (0 + g^2 = g^2 exactly)
-            S = (W[:, i0:i1] * Ycf).T @ W[:, i0:]
-            np.square(S, out=S)
-        else:
-            S = np.zeros((i1 - i0, width), dtype=np.float32)
-            for q in range(Ycf.shape[1]):
-                G = (W[:, i0:i1] * Ycf[:, q : q + 1]).T @ W[:, i0:]  # the pairs' covariances (bounded spread)
-                S += G * G
+        width = d - i0
+        S = block_scores(i0, i1)
         for r in range(i1 - i0):  # (f, g < f) within the block (and g = f without the diagonal): counted once
             S[r, : r + (0 if diagonal else 1)] = -1.0
         if finite and thr == -np.inf and S.shape[0] < n_cand:  # every entry passes: the block as it is
@@ -204,12 +229,116 @@ def pair_product_screen(X, y, n_pairs=10, *, diagonal=True, block_budget=BLOCK_B
             best_s, best_p = best_s[top], best_p[top]
         if best_s.size >= n_cand:
             thr = float(best_s.min())
-    exact = exact_pair_scores(Z, Yc, best_p)
-    order = np.lexsort((best_p[:, 1], best_p[:, 0], -exact))[:n_pairs]  # ties: lower indices first
-    return best_p[order], exact[order]
+    return best_p
 
 
-def pair_pvalues(scores, y, n_features, *, diagonal=True):
+def quadratic_basis(X):
+    """Each feature's first two orthonormal polynomials over the samples.
+
+    ``U`` holds the standardised values; ``V`` the squared standardised values less their projection on the
+    constant and on ``U``, standardised: the second orthogonal polynomial, a function of the feature's
+    distance from its mean (a variance shift, a heterozygous genotype against both homozygous ones). A feature
+    with two values or fewer has no such polynomial (its square is a line in it): its column of ``V`` is zero
+    and ``has_v`` is False there.
+
+    Returns
+    -------
+    U, V : ndarray of shape (n_samples, n_features)
+    has_v : ndarray of shape (n_features,), bool
+    """
+    U = _standardise(X)
+    V = U**2 - 1.0  # mean 0 already (U has unit variance)
+    V -= (V * U).mean(axis=0) * U  # E[U^2] = 1: the projection on U
+    V -= V.mean(axis=0)
+    sd = V.std(axis=0)
+    # a two-valued feature's V is zero up to rounding: its spread is that of the rounding of U^2
+    has_v = sd > 1e-8 * np.maximum(1.0, np.abs(U).max(axis=0) ** 2)
+    V = np.where(has_v, V / np.where(has_v, sd, 1.0), 0.0)
+    return U, V, has_v
+
+
+def exact_pair_r2(U, V, has_v, yc, pairs):
+    """For each row ``(a, b)`` of ``pairs``: ``R^2`` of the centred label ``yc`` regressed on the centred
+    products of the two features' polynomials (``U`` and ``V`` of :func:`quadratic_basis`: ``u_a u_b``,
+    ``u_a v_b``, ``v_a u_b``, ``v_a v_b``, those that exist), and their number (the test's degrees of freedom,
+    ``(1 + has_v[a]) (1 + has_v[b])``)."""
+    a, b = pairs[:, 0], pairs[:, 1]
+    P = np.stack([U[:, a] * U[:, b], U[:, a] * V[:, b], V[:, a] * U[:, b], V[:, a] * V[:, b]], axis=-1)  # (m, k, 4)
+    P = P - P.mean(axis=0)
+    G = np.einsum("mki,mkj->kij", P, P)
+    c = np.einsum("mki,m->ki", P, yc)
+    beta = np.einsum("kij,kj->ki", np.linalg.pinv(G, hermitian=True), c)
+    r2 = np.einsum("ki,ki->k", beta, c) / float(yc @ yc)
+    df = (1 + has_v[a].astype(int)) * (1 + has_v[b].astype(int))
+    return np.clip(r2, 0.0, 1.0), df
+
+
+def pair_quadratic_screen(X, y, n_pairs=10, *, block_budget=BLOCK_BUDGET):
+    """The ``n_pairs`` pairs of distinct features whose polynomials' products explain the most of the label.
+
+    The product screen (:func:`pair_product_screen`) scores each pair by the second-order term of the
+    alignment's expansion, the label's covariance with ``x_a x_b``. Higher terms of the same expansion
+    (``gamma^3`` and ``gamma^4`` in the kernel's ``exp(-gamma D)``, ``D`` a sum of squared differences) hold
+    the label's covariances with ``x_a^2 x_b``, ``x_a x_b^2`` and ``x_a^2 x_b^2``: an interaction of the
+    features' distances from their means, which the product does not see (two loci that raise the risk when
+    both or neither are heterozygous, with no marginal effect and no product term). On a feature with three
+    values (a genotype) the polynomials of degree up to 2 span every function of it, so these four terms
+    hold every interaction of two such features. Each pair's score is the ``R^2`` of the centred label on the
+    four centred products of the features' orthonormal polynomials (:func:`quadratic_basis`; fewer where a
+    feature has two values), whose permutation law is asymptotically ``chi^2`` with as many degrees of
+    freedom (:func:`pair_pvalues` with ``df``).
+
+    Computation. As :func:`pair_product_screen`: in blocks of bounded memory, the four products' squared
+    covariances with the label under the fourth-moment bound, summed, keep ``CANDIDATES_PER_PAIR x
+    n_pairs`` candidates, rescored exactly (:func:`exact_pair_r2`); four matrix products per block, so about
+    four times the product screen's cost.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Two classes or a real-valued label (by its normal scores, :func:`centred_label_columns`).
+    n_pairs : int, default=10
+    block_budget : int
+        Bytes of one block of products.
+
+    Returns
+    -------
+    pairs : ndarray of shape (n_pairs, 2), int
+        Best first; ``pairs[:, 0] < pairs[:, 1]``.
+    scores : ndarray of shape (n_pairs,)
+        Their ``R^2``.
+    df : ndarray of shape (n_pairs,), int
+        The number of products of each pair (4 for two features of three values or more).
+    """
+    Yc = centred_label_columns(y)
+    if Yc.shape[1] != 1:
+        raise ValueError(f"pair_terms='quadratic' needs two classes or a real-valued label; got {Yc.shape[1]} "
+                         "classes (pair_terms='product' scores pairs for several)")
+    U, V, has_v = quadratic_basis(X)
+    d = U.shape[1]
+    WU, WV = _bounded(U), _bounded(V)
+    yf = Yc.astype(np.float32)
+
+    def block_scores(i0, i1):
+        S = np.zeros((i1 - i0, d - i0), dtype=np.float32)
+        for A in (WU, WV):
+            left = A[:, i0:i1] * yf
+            for B in (WU, WV):
+                G = left.T @ B[:, i0:]
+                S += G * G
+        return S
+
+    finite = bool(np.isfinite(WU).all() and np.isfinite(WV).all())
+    best_p = _best_candidates(block_scores, d, CANDIDATES_PER_PAIR * n_pairs, False, finite, block_budget)
+    r2, df = exact_pair_r2(U, V, has_v, Yc[:, 0], best_p)
+    # ranked by p-value, not R^2, so that a pair of fewer products competes on the same scale
+    stat = (U.shape[0] - 1) * r2
+    order = np.lexsort((best_p[:, 1], best_p[:, 0], chi2.logsf(stat, df)))[:n_pairs]
+    return best_p[order], r2[order], df[order]
+
+
+def pair_pvalues(scores, y, n_features, *, diagonal=True, df=1):
     """Bonferroni-adjusted p-values of the screen's pair scores, over every pair the screen scored.
 
     Under ``H0`` (the label independent of the features) the correlation of
@@ -227,19 +356,25 @@ def pair_pvalues(scores, y, n_features, *, diagonal=True):
     pairs scored (``d (d + 1) / 2`` with the squared features, ``d (d - 1) /
     2`` without) and capped at 1: a pair whose adjusted p-value is at most
     ``alpha`` has a product correlated with the label at family-wise level
-    ``alpha`` over all pairs.
+    ``alpha`` over all pairs. ``df`` (two classes or a real-valued label):
+    the scores are ``R^2`` of the label on ``df`` columns per pair
+    (:func:`pair_quadratic_screen`), with ``(m - 1) R^2`` asymptotically
+    ``chi^2_df``.
     """
     d = int(n_features)
-    return _chi2_pvalues(scores, y, d * (d + 1) // 2 if diagonal else d * (d - 1) // 2)
+    return _chi2_pvalues(scores, y, d * (d + 1) // 2 if diagonal else d * (d - 1) // 2, df=df)
 
 
-def _chi2_pvalues(scores, y, n_tests):
-    """``n_tests`` times the asymptotic p-value of squared correlations with the centred label, capped at 1."""
+def _chi2_pvalues(scores, y, n_tests, df=1):
+    """``n_tests`` times the asymptotic p-value of squared correlations with the centred label (of ``R^2`` on
+    ``df`` columns, for one label column), capped at 1."""
     scores = np.asarray(scores, dtype=float)
     Yc = centred_label_columns(y)
     m, q = Yc.shape
     if q == 1:
-        stat, df = (m - 1) * scores, 1
+        stat = (m - 1) * scores
+    elif np.any(np.asarray(df) != 1):
+        raise ValueError(f"df other than 1 needs two classes or a real-valued label; got {q} classes")
     else:
         share = np.bincount(np.unique(np.asarray(y), return_inverse=True)[1]) / m
         stat, df = (m - 1) * (1.0 - share.max()) * scores, q - 1

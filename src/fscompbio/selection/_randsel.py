@@ -22,7 +22,8 @@ from .._scaling import normal_scores, standardize  # noqa: F401  (normal_scores:
 from .._validation import check_target
 from .._warnings import EmptySelectionWarning, warn
 from ..kernels import auto_label_kind, task_of_target
-from ._pair_screen import main_effect_pvalues, main_effect_scores, pair_product_screen, pair_pvalues
+from ._pair_screen import (main_effect_pvalues, main_effect_scores, pair_product_screen, pair_pvalues,
+                           pair_quadratic_screen)
 from ._randsel_inference import _normal_scores
 from ._randsel_passes import (  # noqa: F401  (balanced_subsample, random_subset_masks: re-exported)
     LOCAL_NEIGHBOURS,
@@ -410,6 +411,18 @@ class RandSel(SelectorMixin, BaseEstimator):
         never culled by the first-order screen, so that an interaction without
         marginal effects (an XOR pair) reaches the exact iterations. 0: no pair
         screen. See Notes, "Wide data".
+    pair_terms : {"product", "quadratic"}, default="product"
+        What the pair screen scores. ``"product"``: the label's squared
+        correlation with ``x_a x_b``, the alignment's second-order term (one
+        degree of freedom per pair; squared features compete too).
+        ``"quadratic"``: the ``R^2`` of the label on the products of the two
+        features' orthonormal polynomials of degree 1 and 2 (up to four
+        degrees of freedom; the alignment's terms up to the fourth order,
+        :func:`fscompbio.selection._pair_screen.pair_quadratic_screen`), which
+        holds every interaction of two features of three values, such as two
+        loci that act when both or neither are heterozygous; about four times
+        the screen's cost, and a weaker test of a pure product. Two classes or
+        a real-valued label only (``docs/randsel.md``, section 34).
     pair_screen_above : int or None, default=0
         The pair screen runs on data wider than this many features: by default
         on data of any width, where it fixes an established pair before the
@@ -579,7 +592,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         The second-order screen's pairs, best first (empty when the data are
         no wider than ``pair_screen_above``, or ``screen_pairs=0``).
     screen_pair_scores_ : ndarray of shape (n_pairs,)
-        Their squared correlations with the centred label.
+        Their squared correlations with the centred label (``R^2`` with
+        ``pair_terms="quadratic"``).
     screen_pair_pvalues_ : ndarray of shape (n_pairs,)
         Their p-values, Bonferroni-adjusted over all the pairs scored
         (:func:`~fscompbio.selection._pair_screen.pair_pvalues`); the members
@@ -807,6 +821,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_by": [StrOptions({"auto", "evidence", "contribution", "hsic"})],
         "screen_pairs": [Interval(Integral, 0, None, closed="left")],
         "pair_screen_above": [Interval(Integral, 0, None, closed="left"), None],
+        "pair_terms": [StrOptions({"product", "quadratic"})],
         "fix_main_effects": ["boolean", StrOptions({"fwe", "fdr"})],
         "main_effect_weight": [Interval(Real, 0, None, closed="left")],
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
@@ -842,6 +857,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         screen_by="auto",
         screen_pairs=SCREEN_PAIRS,
         pair_screen_above=0,
+        pair_terms="product",
         fix_main_effects=True,
         main_effect_weight=MAIN_EFFECT_WEIGHT,
         n_permutations="auto",
@@ -873,6 +889,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         self.screen_by = screen_by
         self.screen_pairs = screen_pairs
         self.pair_screen_above = pair_screen_above
+        self.pair_terms = pair_terms
         self.fix_main_effects = fix_main_effects
         self.main_effect_weight = main_effect_weight
         self.n_permutations = n_permutations
@@ -948,11 +965,18 @@ class RandSel(SelectorMixin, BaseEstimator):
         # kernel even when its values are integers, classes under the others even when coded as floats
         y_marginal = y.astype(np.float64) if problem.kind == "gaussian" else np.unique(y, return_inverse=True)[1]
         if self.screen_above is not None and self.screen_pairs > 0 and d > self._pair_screen_above():
-            self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(problem.X, y_marginal, self.screen_pairs)
+            if self.pair_terms == "quadratic":
+                self.screen_pairs_, self.screen_pair_scores_, df = pair_quadratic_screen(
+                    problem.X, y_marginal, self.screen_pairs)
+                self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y_marginal, d, diagonal=False,
+                                                         df=df)
+            else:
+                self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(
+                    problem.X, y_marginal, self.screen_pairs)
+                self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y_marginal, d)
             protected[self.screen_pairs_.ravel()] = True
-            # a pair whose product is correlated with the label at family-wise level alpha over all pairs is
+            # a pair whose terms are correlated with the label at family-wise level alpha over all pairs is
             # an established interaction: fixed, so that the exact iterations rank it but never cull it
-            self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y_marginal, d)
             fixed[self.screen_pairs_[self.screen_pair_pvalues_ <= self.alpha].ravel()] = True
         self.main_effect_pvalues_ = None
         main = np.zeros(d, dtype=bool)  # fixed main effects, released when the kernel's evidence goes against them
