@@ -12,8 +12,9 @@ one of two kinds, neither with a marginal effect:
 - ``product``: log-odds ``1.6 (x_a - 1)(x_b - 1)`` (the second-order term the pair screen scores).
 
 The label is drawn from the logistic model. Columns are permuted. For each method: additive loci in its top 10
-(of 4), pair members in its top 10 (of 2) and CPU seconds per fit. Methods: ``RandSel()`` and
-``RandSel(pair_terms="quadratic")`` (their rankings, and ``selected_``: size, additive and pair members in it),
+(of 4), pair members in its top 10 (of 2) and CPU seconds per fit. Methods: ``RandSel()``,
+``RandSel(pair_terms="quadratic")`` and ``RandSel(pair_terms="both")`` (their rankings, and ``selected_``: size,
+additive and pair members in it),
 ``f_classif`` and skrebate's MultiSURF (built for epistasis in such data; needs the ``bench`` extra). Widths:
 300 loci (below randSel's screen) and 2,000 (above).
 
@@ -39,7 +40,7 @@ from fscompbio.selection import RandSel
 
 TOP = 10
 KINDS = ("het", "product")
-RANDSEL = {"RandSel()": {}, "RandSel(quadratic)": {"pair_terms": "quadratic"}}
+RANDSEL = {"RandSel()": {}, "RandSel(quadratic)": {"pair_terms": "quadratic"}, "RandSel(both)": {"pair_terms": "both"}}
 
 
 def genotypes(kind, n_samples=400, n_loci=300, random_state=0):

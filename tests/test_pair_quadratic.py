@@ -128,10 +128,12 @@ def test_quadratic_pair_terms_refuse_several_classes():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 8))
     y = np.arange(60) % 3
-    with pytest.raises(ValueError, match="pair_terms='quadratic' needs two classes or a real-valued label; got 3"):
+    message = r"pair terms \(pair_terms='quadratic' or 'both'\) need two classes or a real-valued label; got 3"
+    with pytest.raises(ValueError, match=message):
         pair_quadratic_screen(X, y)
-    with pytest.raises(ValueError, match="pair_terms='quadratic' needs two classes"):
-        RandSel(pair_terms="quadratic", random_state=0, n_features_to_select=2).fit(X, y)
+    for terms in ("quadratic", "both"):
+        with pytest.raises(ValueError, match=message):
+            RandSel(pair_terms=terms, random_state=0, n_features_to_select=2).fit(X, y)
     with pytest.raises(ValueError, match="df other than 1 needs two classes"):
         pair_pvalues(np.array([0.1]), y, 8, diagonal=False, df=np.array([4]))
 
@@ -140,3 +142,27 @@ def test_the_default_pair_terms_are_the_product():
     assert RandSel().get_params()["pair_terms"] == "product"
     with pytest.raises(ValueError, match="pair_terms"):
         RandSel(pair_terms="cubic").fit(np.eye(4), [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("kind", ["het", "product"])
+def test_both_families_keep_either_kind_of_pair_at_half_alpha_each(kind):
+    """pair_terms="both": the product and the quadratic screens' pairs, each family's p-values doubled (each
+    at half of alpha), a pair in both with its smaller; best first. Either kind of pair ranks first."""
+    X, y, pair = genotypes(kind, 300, 0)
+    d = X.shape[1]
+    sel = RandSel(pair_terms="both", random_state=0, n_features_to_select=2)
+    pairs, scores, pvalues = sel._pair_screen(X, y)
+    prod_pairs, prod_scores = pair_product_screen(X, y, sel.screen_pairs)
+    quad_pairs, quad_r2, df = pair_quadratic_screen(X, y, sel.screen_pairs)
+    expected = {}
+    for ps, pv in ((prod_pairs, pair_pvalues(prod_scores, y, d)),
+                   (quad_pairs, pair_pvalues(quad_r2, y, d, diagonal=False, df=df))):
+        for p, v in zip(map(tuple, ps.tolist()), pv):
+            expected[p] = min(expected.get(p, 1.0), min(1.0, 2 * v))
+    assert {tuple(p) for p in pairs.tolist()} == set(expected)
+    np.testing.assert_allclose(pvalues, [expected[tuple(p)] for p in pairs.tolist()])
+    assert np.all(np.diff(pvalues) >= 0) and pairs[0].tolist() == pair.tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fitted = RandSel(pair_terms="both", random_state=0).fit(X, y)
+    assert sorted(fitted.ranking_[pair].tolist()) == [1, 2]

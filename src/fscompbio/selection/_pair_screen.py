@@ -313,8 +313,9 @@ def pair_quadratic_screen(X, y, n_pairs=10, *, block_budget=BLOCK_BUDGET):
     """
     Yc = centred_label_columns(y)
     if Yc.shape[1] != 1:
-        raise ValueError(f"pair_terms='quadratic' needs two classes or a real-valued label; got {Yc.shape[1]} "
-                         "classes (pair_terms='product' scores pairs for several)")
+        raise ValueError(f"the quadratic pair terms (pair_terms='quadratic' or 'both') need two classes or a "
+                         f"real-valued label; got {Yc.shape[1]} classes (pair_terms='product' scores pairs for "
+                         "several)")
     U, V, has_v = quadratic_basis(X)
     d = U.shape[1]
     WU, WV = _bounded(U), _bounded(V)

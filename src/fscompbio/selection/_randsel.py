@@ -411,7 +411,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         never culled by the first-order screen, so that an interaction without
         marginal effects (an XOR pair) reaches the exact iterations. 0: no pair
         screen. See Notes, "Wide data".
-    pair_terms : {"product", "quadratic"}, default="product"
+    pair_terms : {"product", "quadratic", "both"}, default="product"
         What the pair screen scores. ``"product"``: the label's squared
         correlation with ``x_a x_b``, the alignment's second-order term (one
         degree of freedom per pair; squared features compete too).
@@ -421,8 +421,12 @@ class RandSel(SelectorMixin, BaseEstimator):
         :func:`fscompbio.selection._pair_screen.pair_quadratic_screen`), which
         holds every interaction of two features of three values, such as two
         loci that act when both or neither are heterozygous; about four times
-        the screen's cost, and a weaker test of a pure product. Two classes or
-        a real-valued label only (``docs/randsel.md``, section 34).
+        the screen's cost, and a weaker test of a pure product. ``"both"``:
+        the two screens, each family's ``screen_pairs`` best pairs tested at
+        half of ``alpha`` (a pair in both keeps its smaller p-value), which
+        keeps a product pair's one-degree-of-freedom test; about five times
+        the product screen's cost. ``"quadratic"`` and ``"both"``: two
+        classes or a real-valued label only (``docs/randsel.md``, section 34).
     pair_screen_above : int or None, default=0
         The pair screen runs on data wider than this many features: by default
         on data of any width, where it fixes an established pair before the
@@ -592,8 +596,9 @@ class RandSel(SelectorMixin, BaseEstimator):
         The second-order screen's pairs, best first (empty when the data are
         no wider than ``pair_screen_above``, or ``screen_pairs=0``).
     screen_pair_scores_ : ndarray of shape (n_pairs,)
-        Their squared correlations with the centred label (``R^2`` with
-        ``pair_terms="quadratic"``).
+        Their squared correlations with the centred label (``R^2`` for the
+        pairs of the quadratic screen, ``pair_terms="quadratic"`` or
+        ``"both"``).
     screen_pair_pvalues_ : ndarray of shape (n_pairs,)
         Their p-values, Bonferroni-adjusted over all the pairs scored
         (:func:`~fscompbio.selection._pair_screen.pair_pvalues`); the members
@@ -821,7 +826,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         "screen_by": [StrOptions({"auto", "evidence", "contribution", "hsic"})],
         "screen_pairs": [Interval(Integral, 0, None, closed="left")],
         "pair_screen_above": [Interval(Integral, 0, None, closed="left"), None],
-        "pair_terms": [StrOptions({"product", "quadratic"})],
+        "pair_terms": [StrOptions({"product", "quadratic", "both"})],
         "fix_main_effects": ["boolean", StrOptions({"fwe", "fdr"})],
         "main_effect_weight": [Interval(Real, 0, None, closed="left")],
         "n_permutations": [StrOptions({"auto"}), Interval(Integral, 0, None, closed="left")],
@@ -965,15 +970,8 @@ class RandSel(SelectorMixin, BaseEstimator):
         # kernel even when its values are integers, classes under the others even when coded as floats
         y_marginal = y.astype(np.float64) if problem.kind == "gaussian" else np.unique(y, return_inverse=True)[1]
         if self.screen_above is not None and self.screen_pairs > 0 and d > self._pair_screen_above():
-            if self.pair_terms == "quadratic":
-                self.screen_pairs_, self.screen_pair_scores_, df = pair_quadratic_screen(
-                    problem.X, y_marginal, self.screen_pairs)
-                self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y_marginal, d, diagonal=False,
-                                                         df=df)
-            else:
-                self.screen_pairs_, self.screen_pair_scores_ = pair_product_screen(
-                    problem.X, y_marginal, self.screen_pairs)
-                self.screen_pair_pvalues_ = pair_pvalues(self.screen_pair_scores_, y_marginal, d)
+            self.screen_pairs_, self.screen_pair_scores_, self.screen_pair_pvalues_ = self._pair_screen(
+                problem.X, y_marginal)
             protected[self.screen_pairs_.ravel()] = True
             # a pair whose terms are correlated with the label at family-wise level alpha over all pairs is
             # an established interaction: fixed, so that the exact iterations rank it but never cull it
@@ -1154,6 +1152,27 @@ class RandSel(SelectorMixin, BaseEstimator):
                 warnings.filterwarnings("ignore", message="No features were selected", category=UserWarning)
                 return super().transform(X)
         return super().transform(X)
+
+    def _pair_screen(self, X, y):
+        """The pair screen's pairs, scores and Bonferroni-adjusted p-values under ``pair_terms``; with "both"
+        each family is tested at half of ``alpha`` (its p-values doubled), and a pair found by both keeps the
+        smaller."""
+        d = X.shape[1]
+        families = []
+        if self.pair_terms in ("product", "both"):
+            pairs, scores = pair_product_screen(X, y, self.screen_pairs)
+            families.append((pairs, scores, pair_pvalues(scores, y, d)))
+        if self.pair_terms in ("quadratic", "both"):
+            pairs, scores, df = pair_quadratic_screen(X, y, self.screen_pairs)
+            families.append((pairs, scores, pair_pvalues(scores, y, d, diagonal=False, df=df)))
+        if len(families) == 1:
+            return families[0]
+        pairs, scores, pvalues = (np.concatenate(parts) for parts in zip(*families))
+        pvalues = np.minimum(1.0, len(families) * pvalues)
+        order = np.argsort(pvalues, kind="stable")  # ties: the product family's first
+        _, first = np.unique(pairs[order], axis=0, return_index=True)
+        keep = order[np.sort(first)]
+        return pairs[keep], scores[keep], pvalues[keep]
 
     def _n_permutations_for(self, screened):
         if not screened:
