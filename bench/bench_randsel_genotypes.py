@@ -18,6 +18,11 @@ additive and pair members in it),
 ``f_classif`` and skrebate's MultiSURF (built for epistasis in such data; needs the ``bench`` extra). Widths:
 300 loci (below randSel's screen) and 2,000 (above).
 
+Then the two pair screens alone on the study's wide interactions (XOR 300 x 10,000 and the planted 200 x 10,000
+set of ``bench_randsel_wide.py``, seeds 0-2): their first pair, its Bonferroni-adjusted p-value and CPU seconds;
+and the quadratic screen's level: over 40 draws of 100 loci with permuted labels, how often its smallest adjusted
+p-value is at most 0.05.
+
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_genotypes.py [--quick] [--seeds 5]``. Prints a
 plain-text report; nothing is written.
 """
@@ -37,6 +42,7 @@ from threadpoolctl import threadpool_limits
 
 import fscompbio
 from fscompbio.selection import RandSel
+from fscompbio.selection._pair_screen import pair_product_screen, pair_pvalues, pair_quadratic_screen
 
 TOP = 10
 KINDS = ("het", "product")
@@ -131,6 +137,44 @@ def main():
                     add, hit = (", ".join(str(int(v)) for v in r[:, k]) for k in (0, 1))
                     print(f"| {kind} | {d:,} | {label} | {r[:, 0].mean():.1f} ({add}) | {r[:, 1].mean():.1f} ({hit}) "
                           f"| {extra} | {r[:, 2].mean():.2f} |", flush=True)
+        screens(args.quick)
+
+
+def screens(quick):
+    """The product and the quadratic screens alone on wide interactions, and the quadratic screen's level."""
+    from bench_randsel_wide import planted_wide
+
+    n_features = 2000 if quick else 10_000
+    print(f"\nthe pair screens alone (5 pairs), seeds 0-{0 if quick else 2}: first pair, adjusted p, CPU s")
+    print("| data | seed | the pair | product: first, p, s | quadratic: first, p, s |")
+    print("| --- | --- | --- | --- | --- |")
+    for seed in range(1 if quick else 3):
+        rng = np.random.default_rng(seed)
+        X = rng.standard_normal((300, n_features))
+        y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+        sets = {f"XOR 300 x {n_features:,}": (X, y, [0, 1])}
+        Xp, yp, pair, _ = planted_wide(n_features=n_features, random_state=seed)
+        sets[f"planted 200 x {n_features:,}"] = (Xp, yp, sorted(pair.tolist()))
+        for name, (X, y, pair) in sets.items():
+            t0 = time.process_time()
+            pp, ps = pair_product_screen(X, y, 5)
+            t1 = time.process_time()
+            qp, qs, df = pair_quadratic_screen(X, y, 5)
+            t2 = time.process_time()
+            p1 = pair_pvalues(ps, y, X.shape[1])[0]
+            p2 = pair_pvalues(qs, y, X.shape[1], diagonal=False, df=df)[0]
+            print(f"| {name} | {seed} | {pair} | {pp[0].tolist()}, {p1:.1e}, {t1 - t0:.1f} "
+                  f"| {qp[0].tolist()}, {p2:.1e}, {t2 - t1:.1f} |", flush=True)
+    rng = np.random.default_rng(1)
+    draws = 10 if quick else 40
+    rejected = 0
+    for k in range(draws):
+        X, y, _, _ = genotypes("het", n_loci=100, random_state=100 + k)
+        y = rng.permutation(y)
+        qp, qs, df = pair_quadratic_screen(X, y, 3)
+        rejected += pair_pvalues(qs, y, 100, diagonal=False, df=df)[0] <= 0.05
+    print(f"quadratic screen, permuted labels (100 loci, 400 samples): smallest adjusted p <= 0.05 in {rejected} of "
+          f"{draws} draws")
 
 
 if __name__ == "__main__":
