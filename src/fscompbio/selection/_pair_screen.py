@@ -190,7 +190,8 @@ def _best_candidates(block_scores, d, n_cand, diagonal, finite, block_budget):
     ``block_scores(i0, i1)`` gives the float32 scores of the pairs whose first member is in ``i0:i1`` against
     the columns ``i0:``; blocks of ``block_budget`` bytes, so memory stays bounded at any width. A block's
     entries below the best candidates so far are dropped before any partial sort (in the first block, those
-    below the ``n_cand``-th largest of its rows' maxima)."""
+    below the ``n_cand``-th largest of its rows' maxima). ``finite``: every scaled column is finite, so no score
+    is nan and every entry of a block exceeds -inf."""
     n_cand = max(1, min(n_cand, d * (d + 1) // 2))
     block = max(1, min(d, int(block_budget // (4 * max(d, 1)))))
     best_s = np.empty(0, dtype=np.float32)
