@@ -6,7 +6,7 @@ by chapters 3 and 4 and `fscompbio evaluate` (fscompbio.evaluation.evaluate_fold
 fold_seeds). Wall-clock timings go to their own file (output.timing), so the results (output.json) of one
 config are byte-identical from run to run, whatever the grouping; each result names its selected features
 (selected_names) and gives their ranks (selected_ranks). A data set standardised when written (`standardize:
-true`) is scaled again by each training part's mean and sd, as the command line's `--standardize` does."""
+true`) is scaled again by each training part's mean and sd (evaluate_folds reads its mark)."""
 
 from fscompbio.joblog import start_job_log
 
@@ -33,7 +33,7 @@ for method in p.methods if grouped else [p.method]:
     results, timings = evaluate_folds(
         ds, method, list(p.folds), seed=snakemake.config["seed"], chapter=chapter, dataset=dataset,
         selector_params=of(p.selector), model_selection=list(of(p.model_selection)), outer_folds=p.outer_folds,
-        widths=p.widths, kta=p.kta, cv=p.cv, svm_C=p.svm_C, standardize=ds.standardized)
+        widths=p.widths, kta=p.kta, cv=p.cv, svm_C=p.svm_C)
     ident = {"dataset": dataset, "method": method}
     write_json({**ident, "folds": results}, snakemake.output[f"json_{method}" if grouped else "json"])
     write_json({**ident, "folds": timings}, snakemake.output[f"timing_{method}" if grouped else "timing"])

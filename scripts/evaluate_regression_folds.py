@@ -30,8 +30,7 @@ if [s.selector for s in seeds] != list(p.seeds) or [s.inner for s in seeds] != l
     raise RuntimeError(f"{snakemake.rule}: the rule's seeds of {p.method} differ from regression_seeds")
 results, timings = evaluate_regression_folds(
     ds, p.method, range(p.outer_folds), seed=seed, dataset=dataset, selector_params=p.selector,
-    model_selection=p.model_selection, outer_folds=p.outer_folds, widths=p.widths, kta=p.kta, cv=p.cv,
-    standardize=ds.standardized)
+    model_selection=p.model_selection, outer_folds=p.outer_folds, widths=p.widths, kta=p.kta, cv=p.cv)
 for fold in results:
     for ms, r in fold["results"].items():
         logging.info("%s fold %d %s: R^2 %.3f, RMSE %.4g (the training mean's %.4g) with %d features", dataset,

@@ -321,3 +321,38 @@ def test_standardize_scales_by_the_training_part_only(msel):
         units = X * np.array([1e3, 1.0, 1e-3, 5.0, 0.2, 1.0]) + 7.0
         moved = run_outer_fold(units, y, tr, te, make_selector("correlation"), standardize=True, **kw)
         assert moved["selected"] == out["selected"] and moved["accuracy"] == pytest.approx(out["accuracy"])
+
+
+@pytest.mark.parametrize("task", ["binary", "regression"])
+def test_a_data_set_standardised_when_written_is_scaled_by_each_training_part(task):
+    """evaluate_folds and evaluate_regression_folds read a data set's ``standardized`` mark: its folds are those
+    of the raw values with ``standardize=True`` (the scaling over all samples cancels in the training part's),
+    not those of the scaled values as they are."""
+    from fscompbio.datasets import Dataset, standardized
+    from fscompbio.evaluation import evaluate_folds, evaluate_regression_folds
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(80, 6)) * np.array([1e3, 1.0, 1e-3, 5.0, 0.2, 1.0]) + 7.0
+    signal = (X[:, 0] - 7.0) / 1e3 - (X[:, 2] - 7.0) / 1e-3 + 0.5 * rng.normal(size=80)
+    y = np.where(signal > 0, 1, -1) if task == "binary" else signal
+    raw = Dataset(X=X, y=y, relevant=np.empty(0, dtype=np.int64), task=task,
+                  feature_names=np.array([f"g{j}" for j in range(6)]), name="units")
+    scaled = standardized(raw)
+    settings = dict(seed=3, dataset="units", selector_params=None, outer_folds=4, widths={"n_widths": 3},
+                    kta={"max_sizes": 6}, model_selection=["kta"])
+
+    def run(ds, **kw):
+        if task == "binary":
+            return evaluate_folds(ds, "correlation", [0, 1], chapter="chapter3", **settings, **kw)[0]
+        return evaluate_regression_folds(ds, "correlation", [0, 1], **settings, **kw)[0]
+
+    marked, per_fold = run(scaled), run(raw, standardize=True)
+    unmarked = run(Dataset(**{**scaled.__dict__, "standardized": False}))
+    metric = "accuracy" if task == "binary" else "r2"
+    for m, p in zip(marked, per_fold, strict=True):
+        a, b = m["results"]["kta"], p["results"]["kta"]
+        assert a["selected"] == b["selected"] and a[metric] == pytest.approx(b[metric], abs=1e-9)
+        assert a["sigma"] == pytest.approx(b["sigma"], rel=1e-9)
+    # without the mark the folds read the matrix scaled over all samples: another kernel width
+    assert any(u["results"]["kta"]["sigma"] != pytest.approx(p["results"]["kta"]["sigma"], rel=1e-6)
+               for u, p in zip(unmarked, per_fold, strict=True))

@@ -101,6 +101,8 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
     svm_C : float
     standardize : bool
         Scale the features by the training part's mean and sd (:func:`run_outer_fold`); the thesis does not.
+        Always so for a data set standardised when written (``ds.standardized``): that scaling, over all
+        samples, cancels in the training part's, so no test sample's values reach a model.
 
     Returns
     -------
@@ -133,7 +135,7 @@ def evaluate_folds(ds, method, folds, *, seed, chapter, dataset, selector_params
                  train.size, test.size, selector, list(model_selection))
         out = run_outer_fold(ds.X, ds.y, train, test, selector, model_selection=list(model_selection),
                              relevant=relevant, kta=kta_sel, cv=nested, own=own, kta_abs=kta_abs, C=svm_C,
-                             feature_names=names, standardize=standardize)
+                             feature_names=names, standardize=standardize or ds.standardized)
         for ms, r in out.items():
             log.info("%s: accuracy %.3f with %d features (precision %s, recall %s), sigma %.3g; %.2f s (selection "
                      "%.2f s, model selection %.2f s)", ms, r["accuracy"], r["n_selected"], r["precision"],

@@ -155,7 +155,8 @@ def evaluate_regression_folds(ds, method, folds, *, seed, dataset, selector_para
     cv : dict or None
         ``inner_folds`` (default 10) and ``sizes`` of nested cross-validation.
     standardize : bool
-        Scale the features by the training part's mean and sd.
+        Scale the features by the training part's mean and sd; always so for a data set standardised when
+        written (``ds.standardized``), as :func:`fscompbio.evaluation.evaluate_folds`.
 
     Returns
     -------
@@ -175,6 +176,6 @@ def evaluate_regression_folds(ds, method, folds, *, seed, dataset, selector_para
             cv=NestedCVRegressionSelect(**widths, sizes=cv.get("sizes"), inner_folds=cv.get("inner_folds", 10),
                                         random_state=seeds.inner),
             kta=KTASelect(**widths, max_sizes=kta.get("max_sizes")), own=OwnModelSelect(**widths),
-            feature_names=names, standardize=standardize)
+            feature_names=names, standardize=standardize or ds.standardized)
 
     return _run_folds(folds, splits, outer_folds, run)
