@@ -157,7 +157,7 @@ from fscompbio._pairs import CenteredTarget, PairLayout, batched_alignment
 from fscompbio.datasets import draw_name, make_dataset
 from fscompbio.kernels import gaussian_kernel, label_kernel
 from fscompbio.selection import ARCHIVED_RANDSEL, RandSel
-from fscompbio.selection._randsel import tail_adaptive_scale
+from fscompbio.selection._tail_scaling import tail_adaptive_scale
 
 from bench_randsel_wide import REAL, _rank_f, _rank_multisurf, _svm, expression_set  # bench/ is the script's directory
 
@@ -644,7 +644,7 @@ H_RULES = dict(width_rule="evidence", screen_pairs=0)
 
 def bench_h(args):
     import fscompbio.selection as S
-    from fscompbio.selection._randsel import tail_adaptive_scale as scale
+    from fscompbio.selection._tail_scaling import tail_adaptive_scale as scale
 
     draws = range(args.draws)
     transforms = {"normal scores": "auto", "skipped": "auto_skip"}

@@ -16,6 +16,7 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 import fscompbio._pairs as pairs
 import fscompbio.selection._randsel as rs
 import fscompbio.selection._randsel_passes as passes
+import fscompbio.selection._tail_scaling as tails
 from fscompbio.datasets import make_dataset
 from fscompbio.kernels import sq_distances
 from fscompbio.selection import RandSel
@@ -492,12 +493,12 @@ def test_heavy_tails_get_normal_scores_and_light_tails_keep_unit_variance():
     uniform = rng.uniform(-1, 1, size=(m, 3))
     bimodal = np.where(rng.random((m, 3)) < 0.5, -3.0, 3.0) + rng.normal(size=(m, 3))
     X = np.hstack([normal, heavy, uniform, bimodal, np.ones((m, 1))])
-    flags = rs.heavy_tailed(X)
+    flags = tails.heavy_tailed(X)
     assert flags[20:25].all() and not flags[25:].any() and flags[:20].sum() == 0, np.flatnonzero(flags)
-    Z = rs.tail_adaptive_scale(X)
+    Z = tails.tail_adaptive_scale(X)
     np.testing.assert_array_equal(Z[:, ~flags], standardize(X)[:, ~flags])
     np.testing.assert_array_equal(Z[:, flags], rs.normal_scores(X[:, flags]))
-    assert not rs.heavy_tailed(heavy[:19]).any()
+    assert not tails.heavy_tailed(heavy[:19]).any()
     assert RandSel().standardize == "auto_skip"
     X, y, _ = permuted("xor", 0, n_features=30)
     a, b = RandSel(n_subsets=200, random_state=0).fit(X, y), RandSel(n_subsets=200, random_state=0,
@@ -518,16 +519,16 @@ def test_within_class_kurtosis_is_scipys_test_on_one_class_and_calibrated_under_
     rng = np.random.default_rng(0)
     for m in (20, 57, 300):
         X = rng.standard_t(5, size=(m, 30))
-        b2, mean, var, k3, _ = rs.within_class_kurtosis(X, np.zeros(m))
-        np.testing.assert_allclose(rs._anscombe_glynn_z(b2, mean, var, k3), kurtosistest(X, axis=0).statistic,
+        b2, mean, var, k3, _ = tails.within_class_kurtosis(X, np.zeros(m))
+        np.testing.assert_allclose(tails._anscombe_glynn_z(b2, mean, var, k3), kurtosistest(X, axis=0).statistic,
                                    atol=1e-10)
     y = np.r_[np.zeros(40), np.ones(20)]
     rejected = []
     for seed in range(40):
         X = np.random.default_rng(seed).normal(size=(60, 100)) * np.where(y[:, None] == 1, 5, 1) + 10 * y[:, None]
-        b2, mean, var, k3, _ = rs.within_class_kurtosis(X, y)
-        rejected.append(np.mean(norm.sf(rs._anscombe_glynn_z(b2, mean, var, k3)) < 0.05))
-        assert not rs.heavy_tailed(X, y).any()
+        b2, mean, var, k3, _ = tails.within_class_kurtosis(X, y)
+        rejected.append(np.mean(norm.sf(tails._anscombe_glynn_z(b2, mean, var, k3)) < 0.05))
+        assert not tails.heavy_tailed(X, y).any()
     assert 0.035 <= np.mean(rejected) <= 0.065, np.mean(rejected)
     y = np.r_[np.zeros(180), np.ones(20)]
     on = rng.normal(size=(200, 3)) + 8.0 * y[:, None]  # one-class gene: 10% of the samples far out
@@ -536,13 +537,13 @@ def test_within_class_kurtosis_is_scipys_test_on_one_class_and_calibrated_under_
     mask = rng.random((200, 3)) < 0.05
     out[mask] = 10 * rng.normal(size=mask.sum())
     X = np.hstack([on, out, rng.normal(size=(200, 10))])
-    within, marginal = rs.heavy_tailed(X, y), rs.heavy_tailed(X)
+    within, marginal = tails.heavy_tailed(X, y), tails.heavy_tailed(X)
     assert within[:6].tolist() == [False] * 3 + [True] * 3, np.flatnonzero(within)
     assert marginal[:6].all(), np.flatnonzero(marginal)
-    assert np.array_equal(rs.heavy_tailed(X, np.linspace(0, 1, 200)), marginal)  # a real target: marginal
+    assert np.array_equal(tails.heavy_tailed(X, np.linspace(0, 1, 200)), marginal)  # a real target: marginal
     from fscompbio._scaling import standardize
 
-    np.testing.assert_array_equal(rs.tail_adaptive_scale(X, y)[:, :3], standardize(X)[:, :3])
+    np.testing.assert_array_equal(tails.tail_adaptive_scale(X, y)[:, :3], standardize(X)[:, :3])
 
 
 def test_outlying_values_by_the_median_mad_rule():
@@ -553,7 +554,7 @@ def test_outlying_values_by_the_median_mad_rule():
     X = rng.normal(size=(200, 4))
     X[[3, 17, 50], 0] = [12.0, -9.0, 40.0]
     X[:150, 3] = 0.0  # a sparse column: MAD 0
-    out = rs.outlying_values(X)
+    out = tails.outlying_values(X)
     assert out[[3, 17, 50], 0].all() and out[:, 0].sum() <= 5 and not out[:, 3].any()
     assert out[:, 1:3].sum() <= 4
 
@@ -567,8 +568,8 @@ def test_outlying_values_read_no_order_of_the_samples(m, d, seed):
     rng = np.random.default_rng(seed)
     X = rng.standard_t(2, size=(m, d)).round(2)
     perm = rng.permutation(m)
-    out = rs.outlying_values(X)
-    np.testing.assert_array_equal(rs.outlying_values(X[perm]), out[perm])
+    out = tails.outlying_values(X)
+    np.testing.assert_array_equal(tails.outlying_values(X[perm]), out[perm])
     med = np.median(X, axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         dist = np.abs(X - med) / (1.4826 * np.median(np.abs(X - med), axis=0))
@@ -592,12 +593,12 @@ def test_auto_skip_transforms_the_heavy_tailed_features_only():
     heavy[:6] = 20 * np.sign(rng.normal(size=(6, 4))) + rng.normal(size=(6, 4))  # six outlying samples
     sparse = np.where(rng.random((m, 1)) < 0.9, 0.0, rng.exponential(5.0, size=(m, 1)))
     X = np.hstack([normal, heavy, sparse])
-    flags = rs.heavy_tailed(X)
+    flags = tails.heavy_tailed(X)
     assert flags[10:].all() and not flags[:10].any()
-    Z = rs.tail_adaptive_scale(X, heavy="skip")
-    np.testing.assert_array_equal(Z[:, :10], rs.tail_adaptive_scale(X)[:, :10])
+    Z = tails.tail_adaptive_scale(X, heavy="skip")
+    np.testing.assert_array_equal(Z[:, :10], tails.tail_adaptive_scale(X)[:, :10])
     H = X[:, 10:14]
-    cells = rs.outlying_values(H)
+    cells = tails.outlying_values(H)
     assert np.array_equal(cells.mean(axis=1) > 0.5, np.arange(m) < 6) and cells[out].mean() > 0.6
     np.testing.assert_array_equal(Z[:6, 10:14], rs.normal_scores(H)[:6])  # the outlying samples
     skipped = np.where(cells | (np.arange(m) < 6)[:, None], np.median(H, axis=0), H)
@@ -605,7 +606,7 @@ def test_auto_skip_transforms_the_heavy_tailed_features_only():
     assert np.abs(Z[6:, 10:14]).max() < 4.0  # the lone outlying values are at the median
     np.testing.assert_array_equal(Z[:, 14], rs.normal_scores(X[:, 14:])[:, 0])
     with pytest.raises(ValueError, match="heavy must be"):
-        rs.tail_adaptive_scale(X, heavy="clip")
+        tails.tail_adaptive_scale(X, heavy="clip")
 
 
 def test_auto_skip_ranks_more_relevant_features_on_linear_zhang_with_feature_noise():
