@@ -560,3 +560,30 @@ def test_an_empty_selection_without_an_established_pair_says_nothing_of_pairs():
     sel = RandSel(random_state=0).fit(X, y)
     assert sel.selected_.size == 0 and not (sel.screen_pair_pvalues_ <= sel.alpha).any()
     assert "pair" not in sel._empty_message("fit")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_below_the_screen_selected_holds_an_even_effect_the_pair_screen_established(seed):
+    """A U-shaped effect ``20 (x - 1/2)^2`` beside a stronger linear one, 300 x 50 uniform columns, columns
+    permuted: its contribution vanishes beside the linear feature (docs/randsel.md, section 35), so the
+    iterations' test cannot select it; the pair screen establishes its square far below the pairs' share of alpha,
+    and ``selected_`` (the union of the two families' tests, as after a screen) holds exactly the two features,
+    with p-values that say so. Without the pair screen the contributions' test has all of alpha and misses it."""
+    from fscompbio.selection._randsel import PAIR_ALPHA_SHARE
+
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(300, 50))
+    y = 20 * (X[:, 0] - 0.5) ** 2 + 10 * X[:, 1] + rng.normal(size=300)
+    perm = rng.permutation(50)
+    u, lin = int(np.flatnonzero(perm == 0)[0]), int(np.flatnonzero(perm == 1)[0])
+    sel = RandSel(random_state=seed).fit(X[:, perm], y)
+    assert not sel.screened_.any() and abs(sel.zscores_history_[0, u]) < 2.0 < sel.zscores_history_[0, lin]
+    square = sel.screen_pairs_.tolist().index([u, u])
+    assert sel.screen_pair_pvalues_[square] < 1e-3 * PAIR_ALPHA_SHARE * sel.alpha
+    assert sorted(sel.selected_.tolist()) == sorted([u, lin])
+    assert np.array_equal(np.flatnonzero(sel.pvalues_ <= sel.alpha), np.sort(sel.selected_))
+    assert sel.pvalues_[u] == pytest.approx(sel.screen_pair_pvalues_[square] / PAIR_ALPHA_SHARE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EmptySelectionWarning)
+        kernel_only = RandSel(random_state=seed, screen_pairs=0).fit(X[:, perm], y)
+    assert u not in kernel_only.selected_

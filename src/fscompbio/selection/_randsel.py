@@ -388,35 +388,39 @@ class RandSel(SelectorMixin, BaseEstimator):
     scores_ : ndarray of shape (n_features_in_,), float64
         ``n_features_in_ + 1 - ranking_`` (higher = more relevant).
     selected_ : ndarray of int
-        The error-controlled model: the features whose contribution is
-        significantly positive at one iteration and again at the next (fresh
-        partitions and subsamples), each test at level ``alpha / n_tests``
-        with ``n_tests`` the number of (feature, iteration) tests of the run
-        (Bonferroni), taken at the iteration where this set is largest (ties:
-        the later). Empty when nothing is significant. After a screen: the
-        union of two tests, each at its share of ``alpha`` (family-wise level
-        ``alpha`` over both): the features whose score in a test pass
-        (``test_zscores_``) exceeds the maximum over all features of the same
-        pass on each of ``n_permutations_`` permuted labels (a permutation test
-        of the maximum, at ``alpha`` less ``PAIR_ALPHA_SHARE`` of it), and the
-        members of the second-order screen's pairs whose Bonferroni p-value
-        over all pairs is at most ``PAIR_ALPHA_SHARE * alpha`` (an interaction,
-        which no first-order score sees). With ``refit_permutations``:
-        the features whose largest score over the run exceeds the largest of
-        every refit on permuted labels. See Notes.
+        The error-controlled model: the union of two tests, each at its share
+        of ``alpha`` (family-wise level ``alpha`` over both). First, the
+        contributions, at ``alpha`` less ``PAIR_ALPHA_SHARE`` of it: below the
+        screen, the features whose contribution is significantly positive at
+        one iteration and again at the next (fresh partitions and subsamples),
+        each test at that level over ``n_tests``, the number of (feature,
+        iteration) tests of the run (Bonferroni), taken at the iteration where
+        this set is largest (ties: the later); after a screen, the features
+        whose score in a test pass (``test_zscores_``) exceeds the maximum over
+        all features of the same pass on each of ``n_permutations_`` permuted
+        labels (a permutation test of the maximum). Second, the members of the
+        second-order screen's pairs whose Bonferroni p-value over all pairs is
+        at most ``PAIR_ALPHA_SHARE * alpha``: an interaction, which no
+        first-order score sees, or an even effect (a squared feature) beside a
+        stronger linear one, whose contribution vanishes. Without a pair
+        screen the first test has all of ``alpha``. Empty when nothing is
+        significant. With ``refit_permutations``: the features whose largest
+        score over the run exceeds the largest of every refit on permuted
+        labels. See Notes.
     selected_iteration_ : int or None
         The iteration (0-based) of ``selected_``.
     pvalues_ : ndarray of shape (n_features_in_,)
-        Adjusted one-sided p-values of ``H0: c_j <= 0`` at
-        ``selected_iteration_`` (iteration 0 when nothing is selected):
-        ``max(n_tests * p_it, p_it+1)``, capped at 1, so that ``selected_`` is
-        exactly ``pvalues_ <= alpha``; 1 for features no longer alive. After a
-        screen: the smaller of the permutation p-value ``(1 + #{null maxima >=
-        z_j}) / (1 + n_permutations_)`` divided by ``1 - PAIR_ALPHA_SHARE``
-        (1 without permutations) and, for a member of a screened pair, the
-        pair's ``screen_pair_pvalues_`` divided by ``PAIR_ALPHA_SHARE``, capped
-        at 1 (a weighted Bonferroni split), so again ``selected_`` is exactly
-        ``pvalues_ <= alpha``.
+        Adjusted p-values, so that ``selected_`` is exactly ``pvalues_ <=
+        alpha``: the smaller of the contribution's p-value divided by ``1 -
+        PAIR_ALPHA_SHARE`` and, for a member of a screened pair, the pair's
+        ``screen_pair_pvalues_`` divided by ``PAIR_ALPHA_SHARE``, capped at 1
+        (a weighted Bonferroni split; without a pair screen, the first alone,
+        undivided). The contribution's p-value, below the screen: of ``H0: c_j
+        <= 0`` at ``selected_iteration_`` (the first tested iteration when
+        nothing is selected), ``max(n_tests * p_it, p_it+1)`` (1 for features
+        no longer alive); after a screen: the permutation p-value ``(1 +
+        #{null maxima >= z_j}) / (1 + n_permutations_)`` (1 without
+        permutations).
     zscores_ : ndarray of shape (n_features_in_,)
         ``c_j / se_j`` at that iteration as normal scores (nan when not alive;
         after a screen, ``test_zscores_``).
@@ -558,22 +562,22 @@ class RandSel(SelectorMixin, BaseEstimator):
     **Error control.** ``c_j / se_j`` is referred to a t distribution with
     ``n_batches - 1`` degrees of freedom (the batches are independent draws
     given the data) and turned into a normal score (``zscores_``). A feature
-    is selected when it is significant at level ``alpha / n_tests`` at one
-    iteration and confirmed at level ``alpha`` at the next, whose partitions
+    is selected when it is significant at level ``alpha_1 / n_tests`` at one
+    iteration and confirmed at level ``alpha_1`` at the next, whose partitions
     and subsamples are fresh (Bonferroni over the run). After a screen the
-    survivors are aligned with the label by construction, so ``selected_`` is
+    survivors are aligned with the label by construction, so this test is
     instead a permutation test of the maximum: one test pass computes the
     first-order contributions of all features for the real labels and
     ``n_permutations_`` permutations of them on the same subsamples and
     halves, and a feature is selected when its score exceeds every permuted
     label vector's largest (family-wise level ``1 / (1 + n_permutations_) <=
-    alpha_1``). A pair without marginal effect has no first-order score, so
-    the second-order screen's pairs are tested too, by Bonferroni over all the
-    pairs scored, at ``PAIR_ALPHA_SHARE`` of ``alpha``; the first-order test
-    gets the rest, ``alpha_1``, and ``selected_`` is the union (family-wise
-    level ``alpha`` over both families, a weighted Bonferroni split), so that
-    an interaction the first-order test cannot see is selected
-    (``docs/randsel.md``, section 33).
+    alpha_1``). A pair without marginal effect has no first-order score, and
+    an even effect beside a stronger linear one has no contribution, so the
+    second-order screen's pairs are tested too, by Bonferroni over all the
+    pairs scored, at ``PAIR_ALPHA_SHARE`` of ``alpha``; the contributions'
+    test gets the rest, ``alpha_1``, and ``selected_`` is the union
+    (family-wise level ``alpha`` over both families, a weighted Bonferroni
+    split), on data of any width (``docs/randsel.md``, sections 33 and 35).
 
     **Error control by refits** (``refit_permutations``). Both tests above
     measure how precisely the partitions estimate ``c_j`` on the data at
@@ -953,8 +957,7 @@ class RandSel(SelectorMixin, BaseEstimator):
         p = float(self.screen_pair_pvalues_[established].max())
         ranks = np.sort(self.ranking_[np.unique(pairs)])
         why = (f"selected_ tests the pairs at alpha x {PAIR_ALPHA_SHARE:g}, the rest of alpha going to the "
-               "first-order test" if self.screened_.any() else
-               "selected_ tests their members' contributions, which did not pass")
+               + ("first-order test" if self.screened_.any() else "test of the contributions"))
         return (
             f" The second-order screen found {len(pairs)} pair(s) of columns significant at alpha over all pairs, "
             f"{shown} (adjusted p <= {p:.3g}; a pair (j, j) is a squared feature), but {why}. Their members are "
@@ -1011,12 +1014,13 @@ class RandSel(SelectorMixin, BaseEstimator):
         return min(MAX_AUTO_PERMUTATIONS, math.ceil(1.0 / self._first_order_alpha() - 1e-9) - 1)
 
     def _pair_share(self):
-        """The share of ``alpha`` the second-order screen's pairs are tested at after a screen (0: no pair
+        """The share of ``alpha`` the second-order screen's pairs are tested at in ``selected_`` (0: no pair
         screen ran)."""
         return PAIR_ALPHA_SHARE if self.screen_pairs_.shape[0] else 0.0
 
     def _first_order_alpha(self):
-        """The level of the first-order permutation test after a screen: ``alpha`` less the pairs' share."""
+        """The level of ``selected_``'s test of the contributions (the iterations' Bonferroni test, or the
+        permutation test after a screen): ``alpha`` less the pairs' share."""
         return self.alpha * (1.0 - self._pair_share())
 
     def _select(self):
@@ -1032,9 +1036,10 @@ class RandSel(SelectorMixin, BaseEstimator):
             Z[it, surv] = self._scores_history[it, surv]
         P = norm.sf(Z)
         n_tests = sum(s.size for s, t in zip(self.support_history_[:n_it], tested) if t)
-        level = self.alpha / max(n_tests, 1)
+        alpha_1 = self._first_order_alpha()  # the pair screen's share of alpha is its own, as after a screen
+        level = alpha_1 / max(n_tests, 1)
         P0 = np.nan_to_num(P, nan=1.0)
-        sig, confirmed = P0 <= level, P0 <= self.alpha
+        sig, confirmed = P0 <= level, P0 <= alpha_1
         best, best_size = None, 0
         sets = []
         for it in range(n_it):
@@ -1049,16 +1054,22 @@ class RandSel(SelectorMixin, BaseEstimator):
         if self.screened_.any():  # the exact iterations' test is biased by the screen: a permutation test
             self._select_by_permutations()
             return
-        self.selected_per_iteration_ = sets
-        self.selected_ = sets[best] if best is not None else np.array([], dtype=int)
+        # the second-order screen's established pairs: their members are selected whatever the iterations'
+        # test says (an even effect beside a stronger linear one has no contribution; docs/randsel.md, section 35)
+        pairs = self._established_pair_members()
+        self.selected_per_iteration_ = [np.union1d(chosen, pairs) for chosen in sets]
+        if best is None and pairs.size and n_it:  # the pairs' test alone: reported at the first tested iteration
+            best = int(np.argmax(tested))
+        self.selected_ = self.selected_per_iteration_[best] if best is not None else np.array([], dtype=int)
         self.selected_iteration_ = best
         it = best if best is not None else int(np.argmax(tested)) if tested.any() else 0
         if n_it:
-            # adjusted so that selected_ == (pvalues_ <= alpha) at that iteration: Bonferroni at it,
-            # the confirmation at it + 1 as it is
+            # adjusted so that selected_ == (pvalues_ <= alpha) at that iteration: Bonferroni at it, the
+            # confirmation at it + 1 as it is, over the first-order family's share of alpha; a member of a screened
+            # pair keeps the smaller of that and its pair's p-value over the pairs' share (as after a screen)
             nxt = P0[it + 1] if it + 1 < n_it else np.ones(d)
             self.zscores_ = Z[it]
-            self.pvalues_ = np.minimum(1.0, np.maximum(P0[it] * max(n_tests, 1), nxt))
+            self.pvalues_ = self._with_pair_pvalues(np.maximum(P0[it] * max(n_tests, 1), nxt))
         else:
             self.zscores_ = np.full(d, np.nan)
             self.pvalues_ = np.ones(d)
@@ -1066,19 +1077,29 @@ class RandSel(SelectorMixin, BaseEstimator):
     def _select_by_permutations(self):
         """``selected_`` of a screened fit: the test pass's scores against the permuted maxima."""
         d = self.n_features_in_
-        share = self._pair_share()
         if not self.n_permutations_:  # no test asked for (the nested sets or the ranking are the model)
             self._set_selected(np.ones(d), np.full(d, np.nan))
             return
         p = _max_t_pvalues(self.test_zscores_, self.null_max_zscores_)
-        # the union of the two families by a weighted Bonferroni split: each p-value divided by its family's
-        # share of alpha, the smaller per feature, so that selected_ == (pvalues_ <= alpha)
-        p = np.minimum(1.0, p / (1.0 - share))
+        self._set_selected(self._with_pair_pvalues(p), self.test_zscores_)
+
+    def _with_pair_pvalues(self, p):
+        """The union of the two families by a weighted Bonferroni split: the first-order p-values ``p`` divided
+        by their share of ``alpha``, the pairs' by theirs, the smaller per feature, capped at 1, so that
+        ``selected_ == (pvalues_ <= alpha)``."""
+        share = self._pair_share()
+        p = np.minimum(1.0, np.asarray(p, dtype=float) / (1.0 - share))
         if share:
-            members = self.screen_pairs_.ravel()
             pair_p = np.repeat(np.minimum(1.0, self.screen_pair_pvalues_ / share), 2)
-            np.minimum.at(p, members, pair_p)
-        self._set_selected(p, self.test_zscores_)
+            np.minimum.at(p, self.screen_pairs_.ravel(), pair_p)
+        return p
+
+    def _established_pair_members(self):
+        """The members of the second-order screen's pairs significant at their share of ``alpha``."""
+        share = self._pair_share()
+        if not share:
+            return np.array([], dtype=int)
+        return np.unique(self.screen_pairs_[self.screen_pair_pvalues_ <= share * self.alpha * (1.0 + 1e-9)])
 
     def _select_by_null(self, z, null):
         """``selected_`` of a max-T permutation test: statistics ``z`` against the permuted maxima ``null``
