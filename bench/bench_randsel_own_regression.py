@@ -12,13 +12,14 @@ Data, each with its columns permuted, seeds 0-4:
   features, below randSel's screen.
 
 For each: the relevant features in randSel's top ``k`` (``k`` = the number relevant), in ``f_regression``'s and in
-``mutual_info_regression``'s; ``selected_``'s relevant and noise features; and the same for a reading of ours,
-computed from the fitted attributes: ``selected_`` as it is after a screen, the union of the iterations'
-Bonferroni test at ``alpha`` less the pair screen's share and the members of the second-order screen's pairs
-significant at that share (randSel's ``PAIR_ALPHA_SHARE``). Then the U-shaped feature's normal score at randSel's
-first iteration (its contribution, standard error and normal score), alone (``y = 20 (x1 - 1/2)^2 + N(0, 1)``)
-and beside the linear feature, whether the pair screen fixed it (through its square), and its score beside the
-linear feature under other widths, the biased estimator and unscaled features.
+``mutual_info_regression``'s; ``selected_``'s relevant and noise features (the union of the iterations' test of the
+contributions, at ``alpha`` less the pair screen's share, and the members of the second-order screen's pairs
+significant at that share, randSel's ``PAIR_ALPHA_SHARE``); and the same for the contributions' test alone at all
+of ``alpha`` (``selected_`` before the pairs entered it below the screen), computed from the fitted attributes.
+Then the U-shaped feature at randSel's first iteration (its contribution, standard error and normal score),
+alone (``y = 20 (x1 - 1/2)^2 + N(0, 1)``) and beside the linear feature, whether the pair screen fixed it (through
+its square), and its score beside the linear feature under other widths, the biased estimator and unscaled
+features.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python bench/bench_randsel_own_regression.py [--seeds 5]`` (about 3 minutes on
 one core). Prints a plain-text report; nothing is written.
@@ -73,12 +74,11 @@ def data_sets(seed):
         yield f"{name} 200 x 100", ds.X, ds.y, DATASETS[name].n_relevant
 
 
-def union_reading(sel):
-    """``selected_`` under the union rule of a screened fit, applied below the screen: the iterations'
-    Bonferroni test (significant at one iteration, confirmed at the next) at ``alpha`` less the pairs' share,
-    and the members of the pairs significant at the share."""
-    share = PAIR_ALPHA_SHARE if sel.screen_pairs_.shape[0] else 0.0
-    alpha_1 = sel.alpha * (1.0 - share)
+def contributions_reading(sel):
+    """``selected_`` as it was before the pair screen's established pairs entered it below the screen: the
+    iterations' Bonferroni test (significant at one iteration, confirmed at the next) alone, at all of
+    ``alpha``, from the fitted attributes."""
+    alpha_1 = sel.alpha
     tested = ~sel.screened_
     P = np.nan_to_num(sel.pvalues_history_, nan=1.0)
     n_tests = sum(s.size for s, t in zip(sel.support_history_[: sel.n_iterations_], tested) if t)
@@ -87,8 +87,7 @@ def union_reading(sel):
         chosen = np.flatnonzero((P[it] <= alpha_1 / max(n_tests, 1)) & (P[it + 1] <= alpha_1))
         if chosen.size and chosen.size >= best.size:
             best = chosen
-    pairs = sel.screen_pairs_[sel.screen_pair_pvalues_ <= share * sel.alpha * (1 + 1e-9)].ravel()
-    return np.union1d(best, pairs)
+    return best
 
 
 def main(argv=None):
@@ -113,27 +112,29 @@ def main(argv=None):
             top = np.argsort(sel.ranking_, kind="stable")[:k]
             f_top = np.argsort(-np.nan_to_num(f_regression(X, y)[0]), kind="stable")[:k]
             mi_top = np.argsort(-mutual_info_regression(X, y, random_state=seed), kind="stable")[:k]
-            union = union_reading(sel)
+            alone = contributions_reading(sel)
             for a, b in sel.screen_pairs_[sel.screen_pair_pvalues_ <= PAIR_ALPHA_SHARE * sel.alpha]:
-                if not (relevant[a] and relevant[b]):  # a pair of the union reading with a noise member
+                if not (relevant[a] and relevant[b]):  # a pair established in selected_ with a noise member
                     kinds = ["relevant x%d" % (perm[j] + 1) if relevant[j] else "noise" for j in (a, b)]
-                    notes.append(f"{name}, seed {seed}: the union reading's pair ({kinds[0]}, {kinds[1]})")
+                    notes.append(f"{name}, seed {seed}: the pair ({kinds[0]}, {kinds[1]})")
             r = rows.setdefault(name, {"k": k, "v": [], "hits": np.zeros(k, dtype=int)})
-            r["hits"] += np.isin(np.argsort(perm)[:k], sel.selected_)  # which relevant features selected_ holds
+            r["hits"] += np.isin(np.argsort(perm)[:k], alone)  # which relevant features the contributions' test holds
             r["v"].append([relevant[top].sum(), relevant[f_top].sum(), relevant[mi_top].sum(),
                            relevant[sel.selected_].sum(), (~relevant[sel.selected_]).sum(),
-                           relevant[union].sum(), (~relevant[union]).sum()])
+                           relevant[alone].sum(), (~relevant[alone]).sum()])
     print("\nRelevant features in each top k (k = the number relevant), and in randSel's own sets (relevant / noise);"
           " mean over the seeds\n")
-    print("| data | k | randSel top k | f_regression top k | mutual information top k | `selected_` | union reading |")
+    print("| data | k | randSel top k | f_regression top k | mutual information top k | `selected_` | "
+          "the contributions' test alone |")
     print("| --- | ---: | ---: | ---: | ---: | --- | --- |")
     for name, r in rows.items():
         v = np.mean(r["v"], axis=0)
         print(f"| {name} | {r['k']} | {v[0]:.1f} | {v[1]:.1f} | {v[2]:.1f} | {v[3]:.1f} / {v[4]:.1f} | "
               f"{v[5]:.1f} / {v[6]:.1f} |")
     print(f"\nrandSel CPU s per fit: median {np.median(seconds):.2f}, max {np.max(seconds):.2f}")
-    print("\nPairs with a noise member in the union reading:", "; ".join(notes) if notes else "none")
-    print("\nFits (of the seeds) whose `selected_` holds each relevant feature, in the order of the data's definition")
+    print("\nPairs established in `selected_` with a noise member:", "; ".join(notes) if notes else "none")
+    print("\nFits (of the seeds) in which the contributions' test alone holds each relevant feature, in the order of "
+          "the data's definition")
     for name, r in rows.items():
         print(f"  {name}: {r['hits'].tolist()}")
 
