@@ -43,6 +43,7 @@ import fscompbio
 from fscompbio.datasets import DATASETS, make_dataset
 from fscompbio.selection import RandSel
 from fscompbio.selection._randsel import PAIR_ALPHA_SHARE
+from fscompbio.selection._randsel_inference import confirmed_sets
 
 
 #: the settings under which the U-shaped feature's first-iteration score is measured beside the linear one
@@ -78,16 +79,10 @@ def contributions_reading(sel):
     """``selected_`` as it was before the pair screen's established pairs entered it below the screen: the
     iterations' Bonferroni test (significant at one iteration, confirmed at the next) alone, at all of
     ``alpha``, from the fitted attributes."""
-    alpha_1 = sel.alpha
-    tested = ~sel.screened_
     P = np.nan_to_num(sel.pvalues_history_, nan=1.0)
-    n_tests = sum(s.size for s, t in zip(sel.support_history_[: sel.n_iterations_], tested) if t)
-    best = np.array([], dtype=int)
-    for it in range(sel.n_iterations_ - 1):
-        chosen = np.flatnonzero((P[it] <= alpha_1 / max(n_tests, 1)) & (P[it + 1] <= alpha_1))
-        if chosen.size and chosen.size >= best.size:
-            best = chosen
-    return best
+    n_tests = sum(s.size for s, t in zip(sel.support_history_[: sel.n_iterations_], ~sel.screened_) if t)
+    sets, best = confirmed_sets(P, n_tests, sel.alpha)
+    return sets[best] if best is not None else np.array([], dtype=int)
 
 
 def main(argv=None):

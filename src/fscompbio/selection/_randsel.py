@@ -24,7 +24,7 @@ from .._warnings import EmptySelectionWarning, warn
 from ..kernels import auto_label_kind, task_of_target
 from ._pair_screen import (main_effect_pvalues, main_effect_scores, pair_product_screen, pair_pvalues,
                            pair_quadratic_screen)
-from ._randsel_inference import _normal_scores
+from ._randsel_inference import _normal_scores, confirmed_sets
 from ._randsel_passes import (  # noqa: F401  (balanced_subsample, random_subset_masks: re-exported)
     LOCAL_NEIGHBOURS,
     MAX_AUTO_PERMUTATIONS,
@@ -1036,19 +1036,9 @@ class RandSel(SelectorMixin, BaseEstimator):
             Z[it, surv] = self._scores_history[it, surv]
         P = norm.sf(Z)
         n_tests = sum(s.size for s, t in zip(self.support_history_[:n_it], tested) if t)
-        alpha_1 = self._first_order_alpha()  # the pair screen's share of alpha is its own, as after a screen
-        level = alpha_1 / max(n_tests, 1)
         P0 = np.nan_to_num(P, nan=1.0)
-        sig, confirmed = P0 <= level, P0 <= alpha_1
-        best, best_size = None, 0
-        sets = []
-        for it in range(n_it):
-            # significant at iteration it, confirmed at it + 1 (fresh partitions and subsamples)
-            ok = sig[it] & confirmed[it + 1] if it + 1 < n_it else np.zeros(d, dtype=bool)
-            chosen = np.flatnonzero(ok)
-            sets.append(chosen)
-            if chosen.size > 0 and chosen.size >= best_size:
-                best, best_size = it, chosen.size
+        # the pair screen's share of alpha is its own, as after a screen
+        sets, best = confirmed_sets(P0, n_tests, self._first_order_alpha())
         self.zscores_history_ = Z
         self.pvalues_history_ = P
         if self.screened_.any():  # the exact iterations' test is biased by the screen: a permutation test

@@ -74,3 +74,23 @@ def _max_of_k_scores(z, k):
         out = np.where(tail, norm.isf(np.exp(np.minimum(logsf + math.log(k), 0.0))),
                        ndtri_exp(k * log_ndtr(np.where(tail, 0.0, z))))
     return np.clip(out, -40.0, 40.0)
+
+
+def confirmed_sets(P, n_tests, alpha):
+    """The iterations' Bonferroni test of the contributions, confirmed at the next iteration.
+
+    ``P`` (``(n_iterations, n_features)``): each iteration's one-sided p-values (1 where a feature was not
+    tested). The set of iteration ``it``: the features significant at ``alpha / n_tests`` there and at
+    ``alpha`` at ``it + 1`` (fresh partitions and subsamples); the last iteration's set is empty. Returns the
+    sets and the iteration of the largest non-empty one (ties: the later; None when all are empty).
+    """
+    n_it, d = P.shape
+    sig, confirmed = P <= alpha / max(n_tests, 1), P <= alpha
+    best, best_size, sets = None, 0, []
+    for it in range(n_it):
+        ok = sig[it] & confirmed[it + 1] if it + 1 < n_it else np.zeros(d, dtype=bool)
+        chosen = np.flatnonzero(ok)
+        sets.append(chosen)
+        if chosen.size > 0 and chosen.size >= best_size:
+            best, best_size = it, chosen.size
+    return sets, best
